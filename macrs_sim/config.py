@@ -1,0 +1,165 @@
+"""Scenario schema: validated pydantic models loaded from TOML.
+
+Every protocol number of the paper (§4.2-4.4) is a field here with the paper's
+value as default. Unknown fields are errors, so a typo never silently falls
+back to a default.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from macrs_sim.errors import ConfigError
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EmbeddedModel(Strict):
+    """llama.cpp in-process. With no `path` and no `hf_repo`, the bundled default GGUF."""
+
+    backend: Literal["embedded"] = "embedded"
+    path: str | None = None
+    hf_repo: str | None = None
+    hf_file: str | None = None
+    n_ctx: int = Field(default=4096, ge=256)
+    n_threads: int | None = Field(default=None, ge=1)
+    max_tokens: int = Field(default=256, ge=1)
+    seed: int = 0
+
+
+class OpenAIModel(Strict):
+    """Any OpenAI-compatible endpoint: OpenAI, `vllm serve`, llama-server, Ollama."""
+
+    backend: Literal["openai"] = "openai"
+    model: str
+    base_url: str | None = None
+    # The *name* of the environment variable holding the key, never the key itself.
+    api_key_env: str | None = "OPENAI_API_KEY"
+    max_concurrency: int = Field(default=8, ge=1)
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_tokens: int = Field(default=512, ge=1)
+    max_retries: int = Field(default=3, ge=0)
+    seed: int | None = 0
+
+
+class ScriptedModel(Strict):
+    """Deterministic fake for tests and benchmarks."""
+
+    backend: Literal["scripted"] = "scripted"
+    latency_s: float = Field(default=0.0, ge=0)
+    seed: int = 0
+
+
+ModelConfig = Annotated[EmbeddedModel | OpenAIModel | ScriptedModel, Field(discriminator="backend")]
+
+
+class DataConfig(Strict):
+    dataset: str = "demo"
+    n_samples: int = Field(default=100, ge=1)
+    history_len: int = Field(default=20, ge=1)
+    min_history: int = Field(default=5, ge=1)
+    filter_by_category: bool = True
+    seed: int = 0
+
+
+class ProtocolConfig(Strict):
+    max_turns: int = Field(default=5, ge=1)
+    final_list_k: int = Field(default=10, ge=1)
+    temperature: float = Field(default=0.0, ge=0.0)
+    max_structured_retries: int = Field(default=2, ge=0)
+
+
+class SimulatorConfig(Strict):
+    kind: Literal["llm"] = "llm"
+    max_leak_retries: int = Field(default=2, ge=0)
+    model: ModelConfig | None = None
+
+
+class SystemConfig(Strict):
+    name: str
+    kind: Literal["macrs", "single_llm"]
+    information_reflection: bool = True
+    strategy_reflection: bool = True
+    model: ModelConfig | None = None
+
+    @model_validator(mode="after")
+    def _ablations_only_for_macrs(self) -> SystemConfig:
+        ablated = not (self.information_reflection and self.strategy_reflection)
+        if ablated and self.kind != "macrs":
+            raise ValueError("reflection switches apply only to kind = 'macrs'")
+        return self
+
+
+class CampaignConfig(Strict):
+    concurrency: int = Field(default=4, ge=1)
+    output_dir: str = "runs"
+
+
+class Scenario(Strict):
+    name: str
+    seed: int = 0
+    model: ModelConfig = Field(default_factory=EmbeddedModel)
+    data: DataConfig = Field(default_factory=DataConfig)
+    protocol: ProtocolConfig = Field(default_factory=ProtocolConfig)
+    simulator: SimulatorConfig = Field(default_factory=SimulatorConfig)
+    systems: list[SystemConfig] = Field(min_length=1)
+    campaign: CampaignConfig = Field(default_factory=CampaignConfig)
+
+    @model_validator(mode="after")
+    def _unique_system_names(self) -> Scenario:
+        names = [s.name for s in self.systems]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"system names must be unique, repeated: {', '.join(dupes)}")
+        return self
+
+    def system_model(self, system: SystemConfig) -> ModelConfig:
+        return system.model or self.model
+
+    def simulator_model(self) -> ModelConfig:
+        return self.simulator.model or self.model
+
+
+def describe_validation_error(source: str, err: ValidationError) -> str:
+    """One line: where (dotted field path), what is wrong, and how many more errors."""
+    errors = err.errors()
+    first = errors[0]
+    where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    msg = first["msg"]
+    if first["type"] == "extra_forbidden":
+        msg = "unknown field (check the spelling)"
+    elif first["type"] == "missing":
+        msg = "required field is missing"
+    more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+    return f"{source}: {where}: {msg}{more}"
+
+
+def parse_scenario(data: dict[str, object], source: str = "<scenario>") -> Scenario:
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(describe_validation_error(source, err)) from None
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    p = Path(path)
+    if not p.is_file():
+        raise ConfigError(f"{p}: scenario file not found")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{p}: not valid TOML: {err}") from None
+    return parse_scenario(data, str(p))
+
+
+def scenario_to_toml(scenario: Scenario) -> str:
+    """The resolved scenario (defaults filled in), saved next to every run."""
+    import tomli_w
+
+    return tomli_w.dumps(scenario.model_dump(mode="json", exclude_none=True))

@@ -1,0 +1,162 @@
+"""Typed records shared by every part of macrs-sim.
+
+Everything that crosses a boundary (system <-> simulator, campaign <-> store,
+client wrappers <-> accounting) is one of these models, so no part ever has to
+re-parse a transcript string to recover state.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class DialogueAct(StrEnum):
+    """The paper's three dialogue acts. Other systems may use their own act names (plain str)."""
+
+    ASK = "ask"
+    CHAT = "chat"
+    RECOMMEND = "recommend"
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ItemRef(Record):
+    """An item as the system said it, plus its grounding to the catalog."""
+
+    title: str
+    item_id: str | None = None
+    score: float = 0.0
+    method: Literal["exact", "normalized", "fuzzy", "none"] = "none"
+
+
+class Item(Record):
+    """One catalog entry."""
+
+    item_id: str
+    title: str
+    year: int | None = None
+    genres: tuple[str, ...] = ()
+    director: str | None = None
+    cast: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+
+    @property
+    def display_title(self) -> str:
+        return f"{self.title} ({self.year})" if self.year else self.title
+
+
+class Utterance(Record):
+    speaker: Literal["user", "system"]
+    text: str
+
+
+class SystemTurn(Record):
+    """One system response: the chosen act, its text, the items it recommends.
+
+    `explain` holds whatever the system wants kept for analysis (MACRS: the three
+    candidates, planner reasoning, profile, suggestions, experiences).
+    """
+
+    act: str
+    text: str
+    items: tuple[ItemRef, ...] = ()
+    explain: dict[str, Any] = Field(default_factory=dict)
+
+
+class UserTurn(Record):
+    text: str
+    accepted: bool = False
+    # How many generations the leak guard threw away before this text was kept.
+    leak_retries: int = 0
+    # True when the guard gave up and redacted the target's name from the text.
+    redacted: bool = False
+
+
+class Exchange(Record):
+    """One turn: the system speaks, the user answers."""
+
+    turn: int
+    system: SystemTurn
+    user: UserTurn
+
+
+class DialogueState(Record):
+    """What a system under test may see: the dialogue so far, never the target."""
+
+    dialogue_id: str
+    opening: UserTurn
+    exchanges: tuple[Exchange, ...] = ()
+    max_turns: int = 5
+
+    @property
+    def turn(self) -> int:
+        """The 1-based number of the turn the system is about to answer."""
+        return len(self.exchanges) + 1
+
+    def utterances(self) -> list[Utterance]:
+        out = [Utterance(speaker="user", text=self.opening.text)]
+        for ex in self.exchanges:
+            out.append(Utterance(speaker="system", text=ex.system.text))
+            out.append(Utterance(speaker="user", text=ex.user.text))
+        return out
+
+    def last_user_turn(self) -> UserTurn:
+        return self.exchanges[-1].user if self.exchanges else self.opening
+
+
+class Sample(Record):
+    """One simulated user: browsing history, held-out target, shared opening."""
+
+    sample_id: str
+    user_id: str
+    history: tuple[str, ...]
+    target_id: str
+    target_profile: tuple[str, ...] = ()
+    opening: str = ""
+    bucket: str | None = None
+
+
+DialogueStatus = Literal["success", "failure", "error"]
+
+
+class DialogueResult(Record):
+    dialogue_id: str
+    system: str
+    sample_id: str
+    target_id: str
+    status: DialogueStatus
+    max_turns: int
+    success_turn: int | None = None
+    opening: UserTurn
+    exchanges: tuple[Exchange, ...] = ()
+    final_list: tuple[ItemRef, ...] = ()
+    error: str | None = None
+    leaks: int = 0
+
+    @property
+    def turns_taken(self) -> int:
+        """Turns for the paper's Average Turns: a failure counts as max_turns + 1."""
+        if self.status == "success" and self.success_turn is not None:
+            return self.success_turn
+        return self.max_turns + 1
+
+
+class LLMCallRecord(Record):
+    """One model call, attributed to the dialogue, turn and role that made it."""
+
+    dialogue_id: str | None
+    system: str | None
+    role: str
+    turn: int | None
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    cached: bool = False
+    ok: bool = True
+    error: str | None = None
