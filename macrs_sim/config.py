@@ -60,7 +60,9 @@ ModelConfig = Annotated[EmbeddedModel | OpenAIModel | ScriptedModel, Field(discr
 
 
 class DataConfig(Strict):
-    dataset: str = "demo"
+    dataset: Literal["demo"] = "demo"
+    # A JSON-lines catalog (the demo's format) to use instead of the bundled one.
+    catalog: str | None = None
     n_samples: int = Field(default=100, ge=1)
     history_len: int = Field(default=20, ge=1)
     min_history: int = Field(default=5, ge=1)
@@ -110,6 +112,8 @@ class Scenario(Strict):
     simulator: SimulatorConfig = Field(default_factory=SimulatorConfig)
     systems: list[SystemConfig] = Field(min_length=1)
     campaign: CampaignConfig = Field(default_factory=CampaignConfig)
+    # A folder of prompt files overriding the package's (same file names).
+    prompts_dir: str | None = None
 
     @model_validator(mode="after")
     def _unique_system_names(self) -> Scenario:

@@ -1,0 +1,69 @@
+"""MACRS memory contents and the structured outputs of its LLM roles."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from macrs_sim.agents.rendering import NONE, render_list
+
+
+class DemandPair(BaseModel):
+    attribute: str
+    value: str
+
+
+class UserProfile(BaseModel):
+    """U_p: current demand as key/value pairs plus the browsing history (paper §3.3.1)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    # A list of pairs, not a dict: JSON-schema constrained decoders and OpenAI's strict
+    # mode reject free-form object keys; `demand()` gives the paper's dictionary view.
+    current_demand: list[DemandPair] = Field(default_factory=list)
+    browsing_history: list[str] = Field(default_factory=list)
+
+    def demand(self) -> dict[str, str]:
+        return {p.attribute: p.value for p in self.current_demand}
+
+    def render(self) -> str:
+        demand = render_list([f"{k}: {v}" for k, v in self.demand().items()])
+        return f"Current demand: {demand}\nBrowsing history: {render_list(self.browsing_history)}"
+
+    def is_empty(self) -> bool:
+        return not self.current_demand and not self.browsing_history
+
+
+EMPTY_PROFILE_TEXT = f"Current demand: {NONE}\nBrowsing history: {NONE}"
+
+
+class RecommendOutput(BaseModel):
+    item_title: str
+    response: str
+
+
+class PlannerOutput(BaseModel):
+    step1: str
+    step2: str
+    step3: str
+    choice: Literal["ask", "chat", "recommend"]
+
+
+class StrategyOutput(BaseModel):
+    error_summary: str
+    suggestion_ask: str
+    suggestion_chat: str
+    suggestion_recommend: str
+    experience: str
+
+    def suggestions(self) -> dict[str, str]:
+        return {
+            "ask": self.suggestion_ask,
+            "chat": self.suggestion_chat,
+            "recommend": self.suggestion_recommend,
+        }
+
+
+class FinalListOutput(BaseModel):
+    titles: list[str] = Field(max_length=50)

@@ -1,0 +1,87 @@
+"""Scripted answers for every built-in role, so the scripted backend runs whole campaigns.
+
+Choices are deterministic functions of (dialogue, turn): the same campaign
+gives the same transcript however dialogues interleave.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from macrs_sim.agents.macrs.schemas import (
+    DemandPair,
+    FinalListOutput,
+    PlannerOutput,
+    RecommendOutput,
+    StrategyOutput,
+    UserProfile,
+)
+from macrs_sim.agents.single_llm import SingleLLMOutput
+from macrs_sim.llm.scripted import Rule, ScriptedRequest
+from macrs_sim.simulators.target_profile import TargetKeywords
+
+# The planner's act per turn: ask first, try a recommendation, then adjust (paper Fig. 4 shape).
+PLANNER_ACTS = ("ask", "recommend", "chat", "recommend", "recommend")
+SINGLE_LLM_ACTS = ("recommend", "ask", "recommend", "recommend", "recommend")
+
+
+def _pick(titles: Sequence[str], *key: object, n: int = 1) -> list[str]:
+    digest = hashlib.sha256("|".join(map(str, key)).encode()).digest()
+    start = int.from_bytes(digest[:8], "big") % len(titles)
+    return [titles[(start + 7 * i) % len(titles)] for i in range(n)]
+
+
+def _turn_act(acts: Sequence[str], turn: int | None) -> str:
+    return acts[((turn or 1) - 1) % len(acts)]
+
+
+def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
+    titles = list(catalog_titles)
+
+    def recommend(req: ScriptedRequest) -> BaseModel:
+        (title,) = _pick(titles, req.context.dialogue_id, req.context.turn)
+        return RecommendOutput(item_title=title, response=f"You might enjoy {title}.")
+
+    def planner(req: ScriptedRequest) -> BaseModel:
+        act = _turn_act(PLANNER_ACTS, req.context.turn)
+        return PlannerOutput(
+            step1="Reviewed acts.", step2="Checked preferences.", step3="Chose.", choice=act
+        )  # type: ignore[arg-type]
+
+    def final_list(req: ScriptedRequest) -> BaseModel:
+        return FinalListOutput(titles=_pick(titles, req.context.dialogue_id, "final", n=10))
+
+    def single_llm(req: ScriptedRequest) -> BaseModel:
+        act = _turn_act(SINGLE_LLM_ACTS, req.context.turn)
+        title = (
+            _pick(titles, req.context.dialogue_id, req.context.turn)[0]
+            if act == "recommend"
+            else ""
+        )
+        text = f"How about {title}?" if title else "What kind of story do you enjoy?"
+        return SingleLLMOutput(act=act, item_title=title, response=text)  # type: ignore[arg-type]
+
+    return {
+        "ask": lambda req: "What kind of movie are you in the mood for?",
+        "chat": lambda req: "I love films with a memorable soundtrack.",
+        "recommend": recommend,
+        "planner": planner,
+        "info_reflector": lambda req: UserProfile(
+            current_demand=[DemandPair(attribute="mood", value="light-hearted")]
+        ),
+        "strategy_reflector": lambda req: StrategyOutput(
+            error_summary="The recommendation ignored the stated mood.",
+            suggestion_ask="Ask about the era.",
+            suggestion_chat="Chat about favourite directors.",
+            suggestion_recommend="Recommend something matching the mood.",
+            experience="Ask before recommending again.",
+        ),
+        "final_list": final_list,
+        "single_llm": single_llm,
+        "user": lambda req: "Hmm, not quite. Something lighter, please.",
+        "opening": lambda req: "Hi! I'd like a movie for tonight, something fun.",
+        "target_profile": lambda req: TargetKeywords(keywords=["light-hearted", "ensemble cast"]),
+    }

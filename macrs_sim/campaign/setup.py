@@ -1,0 +1,107 @@
+"""Everything a campaign shares across dialogues: data, prompts, one client per model."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autogen_core.models import ChatCompletionClient
+
+from macrs_sim.agents.base import Recommender
+from macrs_sim.agents.macrs.system import MACRSOptions, MACRSRecommender
+from macrs_sim.agents.scripted_rules import default_scripted_rules
+from macrs_sim.agents.single_llm import SingleLLMRecommender
+from macrs_sim.config import DataConfig, ModelConfig, Scenario, SystemConfig
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.samples import build_samples
+from macrs_sim.data.users import synthesize_interactions
+from macrs_sim.llm.accounting import CallLog
+from macrs_sim.llm.factory import build_client
+from macrs_sim.llm.scripted import Rule
+from macrs_sim.prompts import PromptLibrary
+from macrs_sim.protocol import Sample
+from macrs_sim.simulators.llm_user import LLMUserSimulator
+
+
+def load_catalog(cfg: DataConfig) -> Catalog:
+    if cfg.catalog is not None:
+        return Catalog.from_jsonl(Path(cfg.catalog))
+    return Catalog.demo()
+
+
+def draw_samples(catalog: Catalog, cfg: DataConfig) -> list[Sample]:
+    """The demo dataset's synthetic users, then the paper's sample rules (§4.4)."""
+    return build_samples(synthesize_interactions(catalog, seed=cfg.seed), catalog, cfg)
+
+
+def model_key(cfg: ModelConfig) -> str:
+    return cfg.model_dump_json()
+
+
+@dataclass
+class CampaignSetup:
+    scenario: Scenario
+    catalog: Catalog
+    prompts: PromptLibrary
+    log: CallLog = field(default_factory=CallLog)
+    clients: dict[str, ChatCompletionClient] = field(default_factory=dict)
+    scripted_rules: Mapping[str, Rule] | None = None
+
+    def __post_init__(self) -> None:
+        self.grounder = Grounder(self.catalog)
+        if self.scripted_rules is None:
+            self.scripted_rules = default_scripted_rules([i.display_title for i in self.catalog])
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario, **kwargs: object) -> CampaignSetup:
+        prompts_dir = Path(scenario.prompts_dir) if scenario.prompts_dir else None
+        return cls(scenario, load_catalog(scenario.data), PromptLibrary(prompts_dir), **kwargs)  # type: ignore[arg-type]
+
+    def client(self, cfg: ModelConfig) -> ChatCompletionClient:
+        """One client per distinct model config, shared by every dialogue and role."""
+        key = model_key(cfg)
+        if key not in self.clients:
+            self.clients[key] = build_client(
+                cfg,
+                temperature=self.scenario.protocol.temperature,
+                log=self.log,
+                scripted_rules=self.scripted_rules,
+            )
+        return self.clients[key]
+
+    def model_configs(self) -> list[ModelConfig]:
+        configs = [self.scenario.simulator_model()]
+        configs += [self.scenario.system_model(s) for s in self.scenario.systems]
+        unique = {model_key(c): c for c in configs}
+        return list(unique.values())
+
+    def build_system(self, cfg: SystemConfig, dialogue_id: str) -> Recommender:
+        client = self.client(self.scenario.system_model(cfg))
+        retries = self.scenario.protocol.max_structured_retries
+        if cfg.kind == "single_llm":
+            return SingleLLMRecommender(
+                cfg.name, client, self.prompts, dialogue_id=dialogue_id, retries=retries
+            )
+        options = MACRSOptions(cfg.information_reflection, cfg.strategy_reflection, retries)
+        return MACRSRecommender(
+            cfg.name, client, self.prompts, dialogue_id=dialogue_id, options=options
+        )
+
+    def build_simulator(
+        self, sample: Sample, dialogue_id: str, system_name: str
+    ) -> LLMUserSimulator:
+        return LLMUserSimulator(
+            sample,
+            self.catalog,
+            self.client(self.scenario.simulator_model()),
+            self.prompts,
+            dialogue_id=dialogue_id,
+            system_name=system_name,
+            max_leak_retries=self.scenario.simulator.max_leak_retries,
+        )
+
+    async def close(self) -> None:
+        for client in self.clients.values():
+            await client.close()

@@ -1,0 +1,88 @@
+"""LLM user simulator (paper §4.1): browsing history + target profile, never the title.
+
+Acceptance is decided here from grounded item ids, not by the LLM: the model
+only words a reply that accepts or declines. Replies that name the target are
+regenerated, then redacted, and every leak is counted.
+"""
+
+from __future__ import annotations
+
+from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
+
+from macrs_sim.agents.rendering import render_history
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.llm.context import CallContext, calling
+from macrs_sim.llm.structured import complete_text
+from macrs_sim.prompts import PromptLibrary
+from macrs_sim.protocol import Sample, SystemTurn, UserTurn, Utterance
+from macrs_sim.simulators.leak_guard import LeakGuard
+from macrs_sim.simulators.target_profile import simulator_system_prompt
+
+
+class LLMUserSimulator:
+    def __init__(
+        self,
+        sample: Sample,
+        catalog: Catalog,
+        client: ChatCompletionClient,
+        prompts: PromptLibrary,
+        *,
+        dialogue_id: str,
+        system_name: str,
+        max_leak_retries: int = 2,
+    ) -> None:
+        self.sample = sample
+        self._client = client
+        self._template = prompts.get("user_simulator")
+        self._system_prompt = simulator_system_prompt(prompts, catalog, sample)
+        self._guard = LeakGuard(catalog[sample.target_id].title)
+        self._ctx = {"dialogue_id": dialogue_id, "system": system_name}
+        self._max_leak_retries = max_leak_retries
+        self._history: list[Utterance] = []
+        self._turn = 0
+
+    async def open(self) -> UserTurn:
+        self._history = [Utterance(speaker="user", text=self.sample.opening)]
+        return UserTurn(text=self.sample.opening)
+
+    def accepts(self, turn: SystemTurn) -> bool:
+        return any(item.item_id == self.sample.target_id for item in turn.items)
+
+    async def reply(self, turn: SystemTurn) -> UserTurn:
+        self._turn += 1
+        self._history.append(Utterance(speaker="system", text=turn.text))
+        accepted = self.accepts(turn)
+        messages = self._messages(self._situation(turn, accepted))
+        text, retries, redacted = await self._generate(messages, guard=not accepted)
+        self._history.append(Utterance(speaker="user", text=text))
+        return UserTurn(text=text, accepted=accepted, leak_retries=retries, redacted=redacted)
+
+    def _situation(self, turn: SystemTurn, accepted: bool) -> str:
+        if not turn.items:
+            return self._template.render("situation_answer")
+        titles = ", ".join(item.title for item in turn.items)
+        section = "situation_accept" if accepted else "situation_reject"
+        return self._template.render(section, titles=titles)
+
+    def _messages(self, situation: str) -> list[LLMMessage]:
+        user = self._template.render(
+            "reply", dialogue_history=render_history(self._history), situation=situation
+        )
+        return [
+            SystemMessage(content=self._system_prompt),
+            UserMessage(content=user, source="user"),
+        ]
+
+    async def _generate(self, messages: list[LLMMessage], *, guard: bool) -> tuple[str, int, bool]:
+        """(text, discarded leaking generations, whether the kept text had to be redacted)."""
+        ctx = CallContext(role="user", turn=self._turn, **self._ctx)
+        retries = 0
+        with calling(ctx):
+            text = await complete_text(self._client, messages)
+            while guard and self._guard.leaks(text) and retries < self._max_leak_retries:
+                retries += 1
+                retry_note = UserMessage(content=self._template.render("leak_retry"), source="user")
+                text = await complete_text(self._client, [*messages, retry_note])
+        if guard and self._guard.leaks(text):
+            return self._guard.redact(text), retries, True
+        return text, retries, False
