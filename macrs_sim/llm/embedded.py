@@ -1,0 +1,125 @@
+"""In-process llama.cpp backend (llama-cpp-python), the zero-setup default."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from autogen_core.models import (
+    AssistantMessage,
+    CreateResult,
+    LLMMessage,
+    RequestUsage,
+    SystemMessage,
+    UserMessage,
+)
+
+from macrs_sim.errors import ModelUnavailableError
+from macrs_sim.llm.base import JsonOutput, SimpleChatClient, message_text
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+
+MISSING_LLAMA_CPP = "embedded backend needs llama-cpp-python: pip install 'macrs-sim[embedded]'"
+
+
+def load_llama(model_path: Path, *, n_ctx: int, n_threads: int | None, seed: int) -> Llama:
+    try:
+        from llama_cpp import Llama
+    except ImportError:
+        raise ModelUnavailableError(MISSING_LLAMA_CPP) from None
+    # chat_format is left unset so llama-cpp-python uses the GGUF's own chat template.
+    return Llama(
+        model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False
+    )
+
+
+def to_chat_dicts(messages: Sequence[LLMMessage]) -> list[dict[str, str]]:
+    roles = {SystemMessage: "system", UserMessage: "user", AssistantMessage: "assistant"}
+    out = []
+    for m in messages:
+        role = roles.get(type(m))
+        if role is None:
+            raise ValueError(f"embedded backend cannot send a {type(m).__name__}")
+        out.append({"role": role, "content": message_text(m)})
+    return out
+
+
+def response_format(json_output: JsonOutput) -> dict[str, Any] | None:
+    """llama-cpp-python's JSON mode; a schema is compiled into a grammar that forces it."""
+    if isinstance(json_output, type):
+        return {"type": "json_object", "schema": json_output.model_json_schema()}
+    if json_output is True:
+        return {"type": "json_object"}
+    return None
+
+
+class LlamaCppClient(SimpleChatClient):
+    """One GGUF model loaded in this process; calls run one at a time in a worker thread."""
+
+    def __init__(
+        self,
+        model_path: Path,
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        max_tokens: int = 256,
+        temperature: float = 0.0,
+        seed: int = 0,
+    ) -> None:
+        super().__init__(n_ctx=n_ctx)
+        self.model_path = model_path
+        self.max_tokens = max_tokens
+        self.temperature = temperature
+        self.seed = seed
+        self._llm = load_llama(model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
+        # llama.cpp's context is not thread-safe. The asyncio lock queues callers
+        # without tying up executor threads; the thread lock keeps a call that was
+        # cancelled on the async side (its thread still running) from overlapping the next.
+        self._queue = asyncio.Lock()
+        self._busy = threading.Lock()
+
+    async def _complete(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        json_output: JsonOutput,
+        extra_create_args: Mapping[str, Any],
+    ) -> CreateResult:
+        kwargs: dict[str, Any] = {
+            "messages": to_chat_dicts(messages),
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "response_format": response_format(json_output),
+            **extra_create_args,
+        }
+        async with self._queue:
+            response = await asyncio.to_thread(self._run, kwargs)
+        choice = response["choices"][0]
+        usage = response.get("usage") or {}
+        finish = choice.get("finish_reason")
+        return CreateResult(
+            finish_reason=finish if finish in ("stop", "length") else "unknown",
+            content=choice["message"].get("content") or "",
+            usage=RequestUsage(
+                prompt_tokens=int(usage.get("prompt_tokens", 0)),
+                completion_tokens=int(usage.get("completion_tokens", 0)),
+            ),
+            cached=False,
+        )
+
+    def _run(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        with self._busy:
+            return cast(dict[str, Any], self._llm.create_chat_completion(**kwargs))
+
+    async def close(self) -> None:
+        async with self._queue:
+            await asyncio.to_thread(self._close_llm)
+
+    def _close_llm(self) -> None:
+        with self._busy:
+            self._llm.close()

@@ -1,0 +1,105 @@
+"""Retries for transient endpoint failures: timeouts, lost connections, 429s and 5xx."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import random
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import openai
+from autogen_core import CancellationToken
+from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
+from autogen_core.tools import Tool, ToolSchema
+
+from macrs_sim.llm.base import JsonOutput, ToolChoice, WrappingClient
+
+# A server asking for a longer pause than this is treated as asking for this.
+MAX_RETRY_AFTER_S = 60.0
+
+
+def retry_after_s(err: openai.APIStatusError) -> float | None:
+    """The pause a 429 asks for (retry-after-ms, or retry-after in seconds or as a date)."""
+    headers = err.response.headers
+    try:
+        if "retry-after-ms" in headers:
+            return float(headers["retry-after-ms"]) / 1000
+        if "retry-after" in headers:
+            value = headers["retry-after"]
+            try:
+                return float(value)
+            except ValueError:
+                when = parsedate_to_datetime(value)
+                return (when - dt.datetime.now(when.tzinfo or dt.UTC)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+    return None
+
+
+def is_transient(err: BaseException) -> bool:
+    if isinstance(err, openai.RateLimitError):
+        return True
+    if isinstance(err, openai.APIStatusError):
+        return err.status_code >= 500
+    # APITimeoutError is a subclass of APIConnectionError.
+    return isinstance(err, openai.APIConnectionError | TimeoutError | ConnectionError)
+
+
+class RetryingClient(WrappingClient):
+    """Retries transient failures with capped exponential backoff and seeded jitter."""
+
+    def __init__(
+        self,
+        inner: ChatCompletionClient,
+        *,
+        attempts: int = 3,
+        base_delay_s: float = 0.5,
+        max_delay_s: float = 8.0,
+        seed: int = 0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        super().__init__(inner)
+        self.attempts = max(1, attempts)
+        self.base_delay_s = base_delay_s
+        self.max_delay_s = max_delay_s
+        self._rng = random.Random(seed)
+        self._sleep = sleep  # injectable so tests can observe delays without waiting
+
+    def delay_s(self, err: BaseException, attempt: int) -> float:
+        """How long to wait after failed `attempt` (1-based)."""
+        if isinstance(err, openai.RateLimitError):
+            asked = retry_after_s(err)
+            if asked is not None:
+                return min(max(asked, 0.0), MAX_RETRY_AFTER_S)
+        backoff = min(self.max_delay_s, self.base_delay_s * 2.0 ** (attempt - 1))
+        # Jitter spreads out retries of many concurrent dialogues hitting the same limit.
+        return backoff * (0.5 + 0.5 * self._rng.random())
+
+    async def create(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        tools: Sequence[Tool | ToolSchema] = [],
+        tool_choice: ToolChoice = "auto",
+        json_output: JsonOutput = None,
+        extra_create_args: Mapping[str, Any] = {},
+        cancellation_token: CancellationToken | None = None,
+    ) -> CreateResult:
+        attempt = 1
+        while True:
+            try:
+                return await self.inner.create(
+                    messages,
+                    tools=tools,
+                    tool_choice=tool_choice,
+                    json_output=json_output,
+                    extra_create_args=extra_create_args,
+                    cancellation_token=cancellation_token,
+                )
+            except Exception as err:
+                if attempt >= self.attempts or not is_transient(err):
+                    raise
+                await self._sleep(self.delay_s(err, attempt))
+                attempt += 1

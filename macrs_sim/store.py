@@ -1,0 +1,246 @@
+"""The run store: one SQLite file per run holding samples, dialogues, turns and model calls.
+
+Dialogues are written whole (dialogue + turns + calls in one transaction), so an
+interrupted campaign never leaves a half-written dialogue behind and
+`finished_dialogue_ids` is a safe resume point.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from macrs_sim.errors import DataError
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE samples (sample_id TEXT PRIMARY KEY, json TEXT NOT NULL);
+CREATE TABLE dialogues (
+    dialogue_id TEXT PRIMARY KEY, system TEXT NOT NULL, sample_id TEXT NOT NULL,
+    target_id TEXT NOT NULL, status TEXT NOT NULL, success_turn INTEGER,
+    turns_taken INTEGER NOT NULL, max_turns INTEGER NOT NULL, error TEXT,
+    leaks INTEGER NOT NULL, opening_json TEXT NOT NULL, final_list_json TEXT NOT NULL);
+CREATE TABLE turns (
+    dialogue_id TEXT NOT NULL REFERENCES dialogues(dialogue_id) ON DELETE CASCADE,
+    turn INTEGER NOT NULL, act TEXT NOT NULL, system_text TEXT NOT NULL,
+    items_json TEXT NOT NULL, explain_json TEXT NOT NULL, user_text TEXT NOT NULL,
+    accepted INTEGER NOT NULL, leak_retries INTEGER NOT NULL, redacted INTEGER NOT NULL,
+    PRIMARY KEY (dialogue_id, turn));
+CREATE TABLE llm_calls (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, dialogue_id TEXT, system TEXT, role TEXT NOT NULL,
+    turn INTEGER, model TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL, latency_s REAL NOT NULL, cached INTEGER NOT NULL,
+    ok INTEGER NOT NULL, error TEXT);
+CREATE INDEX llm_calls_dialogue ON llm_calls(dialogue_id);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, ts REAL NOT NULL, kind TEXT NOT NULL,
+    json TEXT NOT NULL);
+"""
+
+_CALL_COLS = ", ".join(LLMCallRecord.model_fields)
+_INSERT_CALL = (
+    f"INSERT INTO llm_calls ({_CALL_COLS}) "
+    f"VALUES ({', '.join(':' + c for c in LLMCallRecord.model_fields)})"
+)
+_DIALOGUE_COLS = (
+    "dialogue_id, system, sample_id, target_id, status, success_turn, max_turns, error, leaks"
+)
+# Pydantic serializes what plain json cannot (tuples, models, enums) in event payloads.
+_JSON_DICT = TypeAdapter(dict[str, Any])
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    ts: float
+    kind: str
+    payload: dict[str, Any]
+
+
+def _connect(path: Path, mode: str) -> sqlite3.Connection:
+    # Autocommit mode: transactions are opened explicitly in `_transaction`.
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+class RunStore:
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = conn
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+
+    @classmethod
+    def create(cls, path: Path | str) -> RunStore:
+        path = Path(path)
+        if path.exists():
+            raise DataError(f"{path}: already exists; a run store is only created once")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        store = cls(path, _connect(path, "rwc"))
+        # One transaction: a store has its whole schema and version, or nothing.
+        store._conn.executescript(
+            f"BEGIN; {_SCHEMA} INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');"
+            " COMMIT;"
+        )
+        return store
+
+    @classmethod
+    def open(cls, path: Path | str) -> RunStore:
+        path = Path(path)
+        if not path.is_file():
+            raise DataError(f"{path}: not a macrs-sim run store (no such file)")
+        # mode=rw never creates a file; validate before any PRAGMA writes to it.
+        conn = _connect(path, "rw")
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise DataError(f"{path}: not a macrs-sim run store ({exc})") from None
+        if row is None or row[0] != SCHEMA_VERSION:
+            conn.close()
+            found = "missing" if row is None else row[0]
+            raise DataError(
+                f"{path}: not a macrs-sim run store "
+                f"(schema_version {found}, expected {SCHEMA_VERSION})"
+            )
+        return cls(path, conn)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._conn.execute("BEGIN")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    def get_meta(self, key: str) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def log_event(self, kind: str, payload: dict[str, Any]) -> None:
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO events (ts, kind, json) VALUES (?, ?, ?)",
+                (time.time(), kind, _JSON_DICT.dump_json(payload).decode()),
+            )
+
+    def read_events(self, kind: str | None = None) -> list[StoredEvent]:
+        where, args = (" WHERE kind = ?", (kind,)) if kind is not None else ("", ())
+        rows = self._conn.execute(f"SELECT ts, kind, json FROM events{where} ORDER BY id", args)
+        return [StoredEvent(r["ts"], r["kind"], json.loads(r["json"])) for r in rows]
+
+    def write_samples(self, samples: Sequence[Sample]) -> None:
+        """Add samples, all or nothing; a sample_id already present raises ValueError."""
+        rows = [(s.sample_id, s.model_dump_json()) for s in samples]
+        try:
+            with self._transaction() as conn:
+                conn.executemany("INSERT INTO samples (sample_id, json) VALUES (?, ?)", rows)
+        except sqlite3.IntegrityError as exc:
+            raise ValueError(f"samples not written: {exc}") from None
+
+    def read_samples(self) -> list[Sample]:
+        rows = self._conn.execute("SELECT json FROM samples ORDER BY rowid")
+        return [Sample.model_validate_json(r["json"]) for r in rows]
+
+    def write_dialogue(self, result: DialogueResult, calls: Sequence[LLMCallRecord]) -> None:
+        """Write a dialogue, its turns and its calls, all or nothing."""
+        row = result.model_dump(mode="json")
+        exchanges = row.pop("exchanges")
+        row["opening_json"] = json.dumps(row.pop("opening"))
+        row["final_list_json"] = json.dumps(row.pop("final_list"))
+        row["turns_taken"] = result.turns_taken
+        turns = [_turn_row(result.dialogue_id, ex) for ex in exchanges]
+        try:
+            with self._transaction() as conn:
+                cols = ", ".join(row)
+                params = ", ".join(f":{c}" for c in row)
+                conn.execute(f"INSERT INTO dialogues ({cols}) VALUES ({params})", row)
+                conn.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turns)
+                conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+        except sqlite3.IntegrityError as exc:
+            raise ValueError(f"dialogue {result.dialogue_id} not written: {exc}") from None
+
+    def write_calls(self, calls: Sequence[LLMCallRecord]) -> None:
+        """Record calls not tied to a written dialogue (e.g. sample building)."""
+        with self._transaction() as conn:
+            conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+
+    def read_results(self, system: str | None = None) -> list[DialogueResult]:
+        where, args = (" WHERE d.system = ?", (system,)) if system is not None else ("", ())
+        exchanges: dict[str, list[dict[str, Any]]] = {}
+        turns = self._conn.execute(
+            f"SELECT t.* FROM turns t JOIN dialogues d USING (dialogue_id){where}"
+            " ORDER BY d.rowid, t.turn",
+            args,
+        )
+        for t in turns:
+            exchanges.setdefault(t["dialogue_id"], []).append(_exchange(t))
+        rows = self._conn.execute(
+            f"SELECT {_DIALOGUE_COLS}, opening_json, final_list_json FROM dialogues d{where}"
+            " ORDER BY d.rowid",
+            args,
+        )
+        results = []
+        for r in rows:
+            data = {k: v for k, v in dict(r).items() if not k.endswith("_json")}
+            data["opening"] = json.loads(r["opening_json"])
+            data["final_list"] = json.loads(r["final_list_json"])
+            data["exchanges"] = exchanges.get(r["dialogue_id"], [])
+            results.append(DialogueResult.model_validate(data))
+        return results
+
+    def finished_dialogue_ids(self) -> set[str]:
+        return {r["dialogue_id"] for r in self._conn.execute("SELECT dialogue_id FROM dialogues")}
+
+    def read_calls(self) -> list[LLMCallRecord]:
+        rows = self._conn.execute(f"SELECT {_CALL_COLS} FROM llm_calls ORDER BY id")
+        return [LLMCallRecord.model_validate(dict(r)) for r in rows]
+
+    def counts(self) -> dict[str, int]:
+        tables = ("dialogues", "turns", "llm_calls")
+        return {
+            t: int(self._conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in tables
+        }
+
+
+def _turn_row(dialogue_id: str, ex: dict[str, Any]) -> tuple[Any, ...]:
+    """One `turns` row from an Exchange dumped with mode="json"."""
+    s, u = ex["system"], ex["user"]
+    return (
+        dialogue_id, ex["turn"], s["act"], s["text"], json.dumps(s["items"]),
+        json.dumps(s["explain"]), u["text"], u["accepted"], u["leak_retries"], u["redacted"],
+    )  # fmt: skip
+
+
+def _exchange(t: sqlite3.Row) -> dict[str, Any]:
+    """An Exchange (as validation input) from a `turns` row; 0/1 columns validate as bools."""
+    items, explain = json.loads(t["items_json"]), json.loads(t["explain_json"])
+    system = {"act": t["act"], "text": t["system_text"], "items": items, "explain": explain}
+    user = {k: t[k] for k in ("accepted", "leak_retries", "redacted")} | {"text": t["user_text"]}
+    return {"turn": t["turn"], "system": system, "user": user}

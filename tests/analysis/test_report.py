@@ -1,0 +1,115 @@
+"""Reports: exact markdown, the rich table, and write_report end to end."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from rich.console import Console
+
+from macrs_sim.analysis.metrics import SystemMetrics
+from macrs_sim.analysis.report import print_table, render_markdown, write_report
+from macrs_sim.errors import DataError
+from macrs_sim.protocol import DialogueResult, DialogueStatus, ItemRef, LLMCallRecord, UserTurn
+from macrs_sim.store import RunStore
+
+NAN = math.nan
+METRICS = [
+    SystemMetrics("macrs", 5, 1, 0.4, 4.4, {5: 0.6, 10: 0.8}),
+    SystemMetrics("chatgpt", 4, 0, 0.25, 5.0, {5: 0.5, 10: 0.75}),
+    SystemMetrics("broken", 0, 2, NAN, NAN, {5: NAN, 10: NAN}),
+]
+
+
+def test_render_markdown_exact() -> None:
+    expected = (
+        "# Demo run\n"
+        "\n"
+        "| System | Dialogues | Errors | Success rate | Avg turns | Hit@5 | Hit@10 |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| macrs | 5 | 1 | 0.40 | 4.40 | 0.60 | 0.80 |\n"
+        "| chatgpt | 4 | 0 | 0.25 | 5.00 | 0.50 | 0.75 |\n"
+        "| broken | 0 | 2 | n/a | n/a | n/a | n/a |\n"
+        "\n"
+        "- first note\n"
+        "- second note\n"
+    )
+    assert render_markdown("Demo run", METRICS, ["first note", "second note"]) == expected
+
+
+def test_render_markdown_without_notes() -> None:
+    text = render_markdown("T", METRICS[:1])
+    assert text.endswith("| macrs | 5 | 1 | 0.40 | 4.40 | 0.60 | 0.80 |\n")
+
+
+def test_print_table() -> None:
+    console = Console(record=True, width=120)
+    print_table(METRICS, console)
+    text = console.export_text()
+    for cell in ("Success rate", "Hit@10", "macrs", "0.40", "4.40", "0.75", "n/a"):
+        assert cell in text
+
+
+def _dlg(did: str, system: str, status: DialogueStatus, target_at: int | None) -> DialogueResult:
+    final = tuple(
+        ItemRef(title=i, item_id="t" if n == target_at else i)
+        for n, i in enumerate(("a", "b", "c", "d", "e", "f"), start=1)
+    )
+    return DialogueResult(
+        dialogue_id=did, system=system, sample_id="s", target_id="t", status=status,
+        max_turns=5, success_turn=2 if status == "success" else None,
+        opening=UserTurn(text="hi"), final_list=final,
+    )  # fmt: skip
+
+
+def _call(prompt: int, completion: int) -> LLMCallRecord:
+    return LLMCallRecord(
+        dialogue_id=None, system=None, role="user", turn=None, model="m",
+        prompt_tokens=prompt, completion_tokens=completion,
+    )  # fmt: skip
+
+
+def _make_run(run_dir: Path, scenario_name: str | None) -> None:
+    with RunStore.create(run_dir / "store.sqlite") as store:
+        if scenario_name:
+            store.set_meta("scenario_name", scenario_name)
+        store.write_dialogue(_dlg("1", "macrs", "success", None), [_call(100, 10)])
+        store.write_dialogue(_dlg("2", "macrs", "failure", 4), [_call(200, 20)])
+        store.write_dialogue(_dlg("3", "macrs", "failure", 6), [])
+        store.write_dialogue(_dlg("4", "macrs", "error", 1), [_call(50, 0)])
+        store.write_dialogue(_dlg("5", "chatgpt", "failure", None), [])
+        store.write_calls([_call(5, 5)])
+
+
+def test_write_report_end_to_end(tmp_path: Path) -> None:
+    _make_run(tmp_path, "Demo scenario")
+    report = write_report(tmp_path)
+    assert report == tmp_path / "report.md"
+    text = report.read_text(encoding="utf-8")
+    assert text.startswith("# Demo scenario\n")
+    # macrs: 3 completed; success 1/3; turns (2 + 6 + 6)/3 = 4.67;
+    # Hit@5 = (1 + target at 4)/3 = 0.67; Hit@10 adds target at 6: 3/3 = 1.00.
+    assert "| macrs | 3 | 1 | 0.33 | 4.67 | 0.67 | 1.00 |\n" in text
+    assert "| chatgpt | 1 | 0 | 0.00 | 6.00 | 0.00 | 0.00 |\n" in text
+    assert "- 5 dialogues, 1 ended in an error (left out of every rate).\n" in text
+    # Tokens: 110 + 220 + 50 + 10 = 390 (355 prompt, 35 completion) over 4 calls.
+    assert "- 4 LLM calls, 390 tokens (355 prompt, 35 completion).\n" in text
+    frame = pd.read_csv(tmp_path / "results.csv")
+    assert frame["system"].tolist() == ["macrs", "chatgpt"]
+    assert frame["hit@10"].tolist() == pytest.approx([1.0, 0.0])
+
+
+def test_write_report_default_title(tmp_path: Path) -> None:
+    _make_run(tmp_path, None)
+    assert write_report(tmp_path).read_text(encoding="utf-8").startswith("# Run report\n")
+
+
+@pytest.mark.parametrize("missing", ["dir", "store"])
+def test_write_report_missing(tmp_path: Path, missing: str) -> None:
+    run_dir = tmp_path / "nope" if missing == "dir" else tmp_path
+    with pytest.raises(DataError) as info:
+        write_report(run_dir)
+    assert "\n" not in str(info.value)
+    assert str(info.value).startswith(str(run_dir))

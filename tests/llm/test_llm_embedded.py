@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from autogen_core.models import LLMMessage, SystemMessage, UserMessage
+from pydantic import BaseModel
+
+from macrs_sim.config import EmbeddedModel
+from macrs_sim.errors import ModelUnavailableError
+from macrs_sim.llm import CallContext, LlamaCppClient, calling, complete_json, preflight
+from macrs_sim.llm.embedded import response_format, to_chat_dicts
+from macrs_sim.llm.gguf import default_gguf_path
+
+HAS_LLAMA_CPP = importlib.util.find_spec("llama_cpp") is not None
+
+
+class Reply(BaseModel):
+    answer: str
+
+
+def test_messages_and_response_format() -> None:
+    msgs: list[LLMMessage] = [SystemMessage(content="s"), UserMessage(content="u", source="x")]
+    assert to_chat_dicts(msgs) == [
+        {"role": "system", "content": "s"},
+        {"role": "user", "content": "u"},
+    ]
+    assert response_format(Reply) == {"type": "json_object", "schema": Reply.model_json_schema()}
+    assert response_format(True) == {"type": "json_object"}
+    assert response_format(None) is None
+
+
+def test_missing_llama_cpp_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # import fails
+    with pytest.raises(ModelUnavailableError, match=r"pip install 'macrs-sim\[embedded\]'"):
+        LlamaCppClient(tmp_path / "m.gguf")
+
+
+async def test_preflight_rejects_a_bad_path(tmp_path: Path) -> None:
+    if not HAS_LLAMA_CPP:
+        pytest.skip("llama-cpp-python is not installed")
+    with pytest.raises(ModelUnavailableError, match="expected a GGUF file"):
+        await preflight(EmbeddedModel(path=str(tmp_path / "none.gguf")))
+
+
+@pytest.mark.embedded
+async def test_default_model_answers_a_schema() -> None:
+    if not HAS_LLAMA_CPP:
+        pytest.skip("llama-cpp-python is not installed (pip install 'macrs-sim[embedded]')")
+    path = default_gguf_path()
+    start = time.perf_counter()
+    client = LlamaCppClient(path, n_ctx=1024, max_tokens=32, temperature=0.0)
+    load_s = time.perf_counter() - start
+    messages: list[LLMMessage] = [
+        SystemMessage(content="Reply with a JSON object."),
+        UserMessage(content='What is the capital of France? Use {"answer": ...}.', source="user"),
+    ]
+    try:
+        start = time.perf_counter()
+        with calling(CallContext(role="test")):
+            reply = await complete_json(client, messages, Reply, retries=0)
+        gen_s = time.perf_counter() - start
+    finally:
+        await client.close()
+    usage = client.total_usage()
+    assert reply.answer.strip()
+    assert 0 < usage.completion_tokens <= 32
+    print(
+        f"\nembedded: load {load_s:.2f}s, {usage.prompt_tokens} prompt + "
+        f"{usage.completion_tokens} completion tokens in {gen_s:.2f}s "
+        f"({usage.completion_tokens / gen_s:.1f} tok/s incl. prompt), answer={reply.answer!r}"
+    )
