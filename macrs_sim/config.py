@@ -30,6 +30,8 @@ class EmbeddedModel(Strict):
     n_ctx: int = Field(default=4096, ge=256)
     n_threads: int | None = Field(default=None, ge=1)
     max_tokens: int = Field(default=256, ge=1)
+    # Cap on each string field of a structured reply, so it closes within max_tokens.
+    max_string_chars: int = Field(default=240, ge=16)
     seed: int = 0
 
 

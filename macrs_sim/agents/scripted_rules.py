@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -24,8 +25,9 @@ from macrs_sim.llm.scripted import Rule, ScriptedRequest
 from macrs_sim.simulators.target_profile import TargetKeywords
 
 # The planner's act per turn: ask first, try a recommendation, then adjust (paper Fig. 4 shape).
-PLANNER_ACTS = ("ask", "recommend", "chat", "recommend", "recommend")
-SINGLE_LLM_ACTS = ("recommend", "ask", "recommend", "recommend", "recommend")
+Act = Literal["ask", "chat", "recommend"]
+PLANNER_ACTS: tuple[Act, ...] = ("ask", "recommend", "chat", "recommend", "recommend")
+SINGLE_LLM_ACTS: tuple[Act, ...] = ("recommend", "ask", "recommend", "recommend", "recommend")
 
 
 def _pick(titles: Sequence[str], *key: object, n: int = 1) -> list[str]:
@@ -34,7 +36,7 @@ def _pick(titles: Sequence[str], *key: object, n: int = 1) -> list[str]:
     return [titles[(start + 7 * i) % len(titles)] for i in range(n)]
 
 
-def _turn_act(acts: Sequence[str], turn: int | None) -> str:
+def _turn_act(acts: Sequence[Act], turn: int | None) -> Act:
     return acts[((turn or 1) - 1) % len(acts)]
 
 
@@ -49,10 +51,13 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
         act = _turn_act(PLANNER_ACTS, req.context.turn)
         return PlannerOutput(
             step1="Reviewed acts.", step2="Checked preferences.", step3="Chose.", choice=act
-        )  # type: ignore[arg-type]
+        )
 
     def final_list(req: ScriptedRequest) -> BaseModel:
-        return FinalListOutput(titles=_pick(titles, req.context.dialogue_id, "final", n=10))
+        # As many titles as the requested schema allows (final_list_schema(k)).
+        schema = req.schema or FinalListOutput
+        k = int(schema.model_json_schema()["properties"]["titles"].get("maxItems", 10))
+        return schema(titles=_pick(titles, req.context.dialogue_id, "final", n=k))
 
     def single_llm(req: ScriptedRequest) -> BaseModel:
         act = _turn_act(SINGLE_LLM_ACTS, req.context.turn)
@@ -62,7 +67,7 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
             else ""
         )
         text = f"How about {title}?" if title else "What kind of story do you enjoy?"
-        return SingleLLMOutput(act=act, item_title=title, response=text)  # type: ignore[arg-type]
+        return SingleLLMOutput(act=act, item_title=title, response=text)
 
     return {
         "ask": lambda req: "What kind of movie are you in the mood for?",

@@ -11,7 +11,7 @@ from typing import Literal, TypeVar
 from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
 from pydantic import BaseModel
 
-from macrs_sim.agents.macrs.schemas import EMPTY_PROFILE_TEXT, FinalListOutput
+from macrs_sim.agents.macrs.schemas import EMPTY_PROFILE_TEXT, final_list_schema
 from macrs_sim.agents.rendering import render_history
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_json
@@ -77,7 +77,7 @@ class SingleLLMRecommender:
 
     async def final_list(self, state: DialogueState, k: int) -> list[ItemRef]:
         msgs = final_list_messages(self._final_prompt, state, k)
-        out = await self._call("final_list", state.turn, msgs, FinalListOutput)
+        out = await self._call("final_list", state.turn, msgs, final_list_schema(k))
         return [ItemRef(title=t) for t in out.titles[:k]]
 
     async def close(self) -> None:

@@ -61,7 +61,7 @@ def print_table(metrics: Sequence[SystemMetrics], console: Console | None = None
 def run_metrics(
     store: RunStore, results: Sequence[DialogueResult] | None = None
 ) -> list[SystemMetrics]:
-    """Metrics of a stored run, systems in the scenario's order (meta "systems"), not finish order."""
+    """Metrics of a stored run, systems in scenario order (meta "systems"), not finish order."""
     rows = store.read_results() if results is None else results
     order: list[str] = json.loads(store.get_meta("systems") or "[]")
     metrics = compute_metrics(rows)

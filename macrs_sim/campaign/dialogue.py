@@ -5,7 +5,15 @@ from __future__ import annotations
 from macrs_sim.agents.base import Recommender
 from macrs_sim.config import ProtocolConfig
 from macrs_sim.data.grounding import Grounder
-from macrs_sim.protocol import DialogueResult, DialogueState, Exchange, ItemRef, Sample, SystemTurn
+from macrs_sim.protocol import (
+    DialogueResult,
+    DialogueState,
+    DialogueStatus,
+    Exchange,
+    ItemRef,
+    Sample,
+    SystemTurn,
+)
 from macrs_sim.simulators.base import UserSimulator
 
 
@@ -35,7 +43,9 @@ async def run_dialogue(
     opening = await simulator.open()
     state = DialogueState(dialogue_id=dialogue_id, opening=opening, max_turns=protocol.max_turns)
     final: list[ItemRef] = []
-    status, success_turn, error = "failure", None, None
+    status: DialogueStatus = "failure"
+    success_turn: int | None = None
+    error: str | None = None
     try:
         while state.turn <= protocol.max_turns:
             turn_no = state.turn
@@ -63,7 +73,7 @@ async def run_dialogue(
         sample_id=sample.sample_id,
         target_id=sample.target_id,
         status=status,
-        max_turns=protocol.max_turns,  # type: ignore[arg-type]
+        max_turns=protocol.max_turns,
         success_turn=success_turn,
         opening=opening,
         exchanges=state.exchanges,

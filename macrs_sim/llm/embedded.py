@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -48,10 +49,31 @@ def to_chat_dicts(messages: Sequence[LLMMessage]) -> list[dict[str, str]]:
     return out
 
 
-def response_format(json_output: JsonOutput) -> dict[str, Any] | None:
+def bounded_schema(schema: Any, max_chars: int, max_items: int = 20) -> Any:
+    """Cap unbounded strings and arrays so a grammar-forced reply closes within max_tokens.
+
+    Small models at temperature 0 can repeat themselves inside a string until the
+    token budget runs out, leaving unterminated JSON; a bounded field always closes.
+    """
+    if isinstance(schema, list):
+        return [bounded_schema(s, max_chars, max_items) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: bounded_schema(v, max_chars, max_items) for k, v in schema.items()}
+    if out.get("type") == "string" and "maxLength" not in out and "enum" not in out:
+        out["maxLength"] = max_chars
+    if out.get("type") == "array" and "maxItems" not in out:
+        out["maxItems"] = max_items
+    return out
+
+
+def response_format(json_output: JsonOutput, max_chars: int = 240) -> dict[str, Any] | None:
     """llama-cpp-python's JSON mode; a schema is compiled into a grammar that forces it."""
     if isinstance(json_output, type):
-        return {"type": "json_object", "schema": json_output.model_json_schema()}
+        return {
+            "type": "json_object",
+            "schema": bounded_schema(json_output.model_json_schema(), max_chars),
+        }
     if json_output is True:
         return {"type": "json_object"}
     return None
@@ -69,8 +91,12 @@ class LlamaCppClient(SimpleChatClient):
         max_tokens: int = 256,
         temperature: float = 0.0,
         seed: int = 0,
+        max_string_chars: int = 240,
     ) -> None:
         super().__init__(n_ctx=n_ctx)
+        self.max_string_chars = max_string_chars
+        # llama-cpp-python defaults to half the cores; one process owns the machine here.
+        n_threads = n_threads or os.cpu_count() or 1
         self.model_path = model_path
         self.max_tokens = max_tokens
         self.temperature = temperature
@@ -94,7 +120,7 @@ class LlamaCppClient(SimpleChatClient):
             "max_tokens": self.max_tokens,
             "temperature": self.temperature,
             "seed": self.seed,
-            "response_format": response_format(json_output),
+            "response_format": response_format(json_output, self.max_string_chars),
             **extra_create_args,
         }
         async with self._queue:

@@ -41,6 +41,7 @@ def build_client(
             max_tokens=cfg.max_tokens,
             temperature=temperature,
             seed=cfg.seed,
+            max_string_chars=cfg.max_string_chars,
         )
         name = path.stem
     elif isinstance(cfg, OpenAIModel):

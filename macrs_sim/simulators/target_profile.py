@@ -7,6 +7,8 @@ the fuzzy preference of a real user rather than the title.
 
 from __future__ import annotations
 
+import re
+
 from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
 from pydantic import BaseModel
 
@@ -29,9 +31,9 @@ def history_titles(catalog: Catalog, sample: Sample) -> str:
 def clean_keywords(keywords: list[str], catalog: Catalog, target_id: str) -> tuple[str, ...]:
     """Drop keywords that name the target or its people; keep order, drop repeats."""
     item = catalog[target_id]
-    guards = [LeakGuard(item.title)] + [
-        LeakGuard(p) for p in (item.director or "", *item.cast) if p
-    ]
+    # Co-directors are one string ("Chris Buck & Jennifer Lee"): guard each name.
+    people = [p.strip() for p in re.split(r"&|,| and ", item.director or "")] + list(item.cast)
+    guards = [LeakGuard(item.title)] + [LeakGuard(p) for p in people if p]
     kept: list[str] = []
     for kw in (k.strip() for k in keywords):
         if (

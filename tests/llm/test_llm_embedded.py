@@ -28,7 +28,11 @@ def test_messages_and_response_format() -> None:
         {"role": "system", "content": "s"},
         {"role": "user", "content": "u"},
     ]
-    assert response_format(Reply) == {"type": "json_object", "schema": Reply.model_json_schema()}
+    # Unbounded strings get a maxLength so a grammar-forced reply always closes.
+    bounded = Reply.model_json_schema()
+    bounded["properties"]["answer"]["maxLength"] = 240
+    assert response_format(Reply) == {"type": "json_object", "schema": bounded}
+    assert response_format(Reply, 50)["schema"]["properties"]["answer"]["maxLength"] == 50  # type: ignore[index]
     assert response_format(True) == {"type": "json_object"}
     assert response_format(None) is None
 

@@ -9,6 +9,8 @@ def test_keywords_naming_the_target_or_its_people_are_dropped(catalog: Catalog) 
     kws = ["heist", "Heat wave", "Al Pacino", "los angeles", "HEIST", "  "]
     # 'Heat' is one short word: only the exact spelling "Heat" leaks.
     assert clean_keywords(kws, catalog, "m1") == ("heist", "los angeles")
+    # Co-directors are guarded one by one.
+    assert clean_keywords(["Lilly Wachowski", "bullet time"], catalog, "m2") == ("bullet time",)
 
 
 async def test_prepare_sample_builds_profile_then_opening(catalog: Catalog, sample: Sample) -> None:

@@ -21,11 +21,11 @@ from macrs_sim.agents.macrs.messages import (
     StrategyReflectRequest,
 )
 from macrs_sim.agents.macrs.schemas import (
-    FinalListOutput,
     PlannerOutput,
     RecommendOutput,
     StrategyOutput,
     UserProfile,
+    final_list_schema,
 )
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_json, complete_text
@@ -98,7 +98,7 @@ class RecommendResponder(RoleAgent):
     @message_handler
     async def on_final(self, message: FinalListRequest, ctx: MessageContext) -> FinalListReply:
         msgs = prompts.final_list_messages(self.final, message)
-        out = await self._json(message.turn, msgs, FinalListOutput, role="final_list")
+        out = await self._json(message.turn, msgs, final_list_schema(message.k), role="final_list")
         return FinalListReply(titles=out.titles[: message.k])
 
 

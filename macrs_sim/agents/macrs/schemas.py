@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import cache
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
 
 from macrs_sim.agents.rendering import NONE, render_list
 
@@ -65,5 +66,29 @@ class StrategyOutput(BaseModel):
         }
 
 
+Title = Annotated[str, Field(max_length=80)]
+
+
 class FinalListOutput(BaseModel):
-    titles: list[str] = Field(max_length=50)
+    titles: list[Title] = Field(min_length=1, max_length=50)
+    max_titles: ClassVar[int] = 50
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keep_first_k(cls, data: Any) -> Any:
+        # maxItems guides constrained decoders; a model that lists more still gave its top k.
+        if isinstance(data, dict) and isinstance(data.get("titles"), list):
+            return {**data, "titles": data["titles"][: cls.max_titles]}
+        return data
+
+
+@cache
+def final_list_schema(k: int) -> type[FinalListOutput]:
+    """The fallback list's schema for exactly-bounded k, so constrained decoders stop at k."""
+    schema = create_model(
+        f"FinalListOutput{k}",
+        __base__=FinalListOutput,
+        titles=(list[Title], Field(min_length=1, max_length=k)),
+    )
+    schema.max_titles = k
+    return schema

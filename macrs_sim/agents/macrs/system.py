@@ -7,6 +7,7 @@ agent instances, so it is created on the first turn and stopped by `close()`.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -28,7 +29,7 @@ from macrs_sim.agents.macrs.messages import (
     TrajectoryStep,
 )
 from macrs_sim.agents.macrs.schemas import StrategyOutput, UserProfile
-from macrs_sim.prompts import PromptLibrary
+from macrs_sim.prompts import PromptLibrary, PromptTemplate
 from macrs_sim.protocol import DialogueAct, DialogueState, ItemRef, SystemTurn
 
 R = TypeVar("R", bound=BaseModel)
@@ -171,24 +172,24 @@ class MACRSRecommender:
         return self._runtime
 
 
+def _factory(
+    cls: type[roles.RoleAgent], role: str, template: PromptTemplate, setup: roles.RoleSetup
+) -> Callable[[], roles.RoleAgent]:
+    return lambda: cls(role, template, setup)
+
+
 async def register_roles(
     runtime: SingleThreadedAgentRuntime, prompts: PromptLibrary, setup: roles.RoleSetup
 ) -> None:
-    for act in ("ask", "chat"):
-        template = prompts.get(f"responder_{act}")
-        await roles.Responder.register(
-            runtime, act, lambda a=act, t=template: roles.Responder(a, t, setup)
-        )
-    rec, final = prompts.get("responder_recommend"), prompts.get("final_list")
-    await roles.RecommendResponder.register(
-        runtime, "recommend", lambda: roles.RecommendResponder(rec, final, setup)
-    )
-    for agent_type, cls in (
+    """One agent type per role; agent keys are the dialogue id (one runtime per dialogue)."""
+    for role, cls in (
+        ("ask", roles.Responder),
+        ("chat", roles.Responder),
         ("planner", roles.Planner),
         ("info_reflector", roles.InformationReflector),
         ("strategy_reflector", roles.StrategyReflector),
     ):
-        template = prompts.get(agent_type)
-        await cls.register(
-            runtime, agent_type, lambda c=cls, r=agent_type, t=template: c(r, t, setup)
-        )
+        template = prompts.get(f"responder_{role}" if cls is roles.Responder else role)
+        await runtime.register_factory(role, _factory(cls, role, template, setup))
+    rec, final = prompts.get("responder_recommend"), prompts.get("final_list")
+    await runtime.register_factory("recommend", lambda: roles.RecommendResponder(rec, final, setup))

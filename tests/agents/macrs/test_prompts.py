@@ -50,7 +50,8 @@ def test_empty_memory_renders_as_none(prompts: PromptLibrary) -> None:
     req = RespondRequest(turn=1, dialogue_history=[], profile=UserProfile(), suggestion="")
     _, user = p.responder_messages(prompts.get("responder_chat"), req)
     assert user.content.startswith(
-        "Dialogue history:\n(none)\n\nUser profile:\nCurrent demand: (none)\nBrowsing history: (none)\n\n"
+        "Dialogue history:\n(none)\n\n"
+        "User profile:\nCurrent demand: (none)\nBrowsing history: (none)\n\n"
         "Suggestion for this turn: (none)\n\n"
     )
 
@@ -74,9 +75,10 @@ def test_planner_prompt_holds_acts_experiences_and_candidates(prompts: PromptLib
         "Dialogue history:\nUser: I want a funny movie.\n\n"
         "Dialogue act history: ask, recommend\n\n"
         "Corrective experiences: Ask before recommending.\n\n"
-        "Candidate responses:\n[ask] Which actor?\n[chat] I adore slapstick.\n[recommend] Try Toy Story.\n\n"
-        'Reply in JSON with "step1", "step2", "step3" (one short sentence each, following the three '
-        'steps) and "choice" (one of "ask", "chat", "recommend").'
+        "Candidate responses:\n[ask] Which actor?\n[chat] I adore slapstick.\n"
+        "[recommend] Try Toy Story.\n\n"
+        'Reply in JSON with "step1", "step2", "step3" (one short sentence each, following '
+        'the three steps) and "choice" (one of "ask", "chat", "recommend").'
     )
 
 

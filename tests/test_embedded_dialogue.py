@@ -1,0 +1,40 @@
+"""One real campaign on the embedded model (llama.cpp, Qwen2.5-Coder-0.5B Q4): slow, runs in CI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from macrs_sim.campaign.runner import run_campaign_async
+from macrs_sim.config import parse_scenario
+from macrs_sim.store import RunStore
+
+pytestmark = pytest.mark.embedded
+
+
+async def test_one_macrs_dialogue_on_the_embedded_model(tmp_path: Path) -> None:
+    scenario = parse_scenario(
+        {
+            "name": "embedded-smoke",
+            "model": {"backend": "embedded", "max_tokens": 64},
+            "data": {"n_samples": 1},
+            "protocol": {"max_turns": 2, "final_list_k": 5},
+            "systems": [{"name": "MACRS", "kind": "macrs"}],
+        }
+    )
+    result = await run_campaign_async(scenario, output_dir=tmp_path, progress=False)
+    with RunStore.open(result.store_path) as store:
+        (dialogue,) = store.read_results()
+        calls = store.read_calls()
+        (sample,) = store.read_samples()
+    # The model answered every role: a dialogue that breaks is recorded with its cause instead.
+    assert dialogue.status in ("success", "failure"), dialogue.error
+    assert 1 <= len(dialogue.exchanges) <= 2
+    assert all(ex.system.text.strip() and ex.user.text.strip() for ex in dialogue.exchanges)
+    assert sample.opening.strip() and sample.target_profile
+    if dialogue.status == "failure":
+        assert 1 <= len(dialogue.final_list) <= 5
+    assert all(c.model == "qwen2.5-coder-0.5b-instruct-q4" for c in calls)
+    assert all(c.completion_tokens > 0 for c in calls if c.ok)
+    assert {c.role for c in calls} >= {"target_profile", "opening", "ask", "planner", "user"}
