@@ -67,13 +67,38 @@ def bounded_schema(schema: Any, max_chars: int, max_items: int = 20) -> Any:
     return out
 
 
-def response_format(json_output: JsonOutput, max_chars: int = 240) -> dict[str, Any] | None:
+def string_leaves(schema: Any, defs: dict[str, Any], depth: int = 0) -> int:
+    """How many free-text strings a reply to `schema` holds (arrays counted as up to 3 items)."""
+    if not isinstance(schema, dict) or depth > 8:
+        return 0
+    if "$ref" in schema:
+        return string_leaves(defs.get(str(schema["$ref"]).split("/")[-1], {}), defs, depth + 1)
+    if schema.get("type") == "string":
+        return 0 if "enum" in schema or "const" in schema else 1
+    if schema.get("type") == "array":
+        items = min(int(schema.get("maxItems", 3)), 3)
+        return items * string_leaves(schema.get("items", {}), defs, depth + 1)
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in schema:
+            return max(string_leaves(s, defs, depth + 1) for s in schema[key])
+    props = schema.get("properties", {})
+    return sum(string_leaves(p, defs, depth + 1) for p in props.values())
+
+
+def string_cap(schema: dict[str, Any], max_tokens: int, max_chars: int) -> int:
+    """Characters per string so that all of them fit the token budget (~3 chars a token)."""
+    leaves = string_leaves(schema, schema.get("$defs", {}))
+    return max(16, min(max_chars, 3 * max_tokens // (leaves + 1)))
+
+
+def response_format(
+    json_output: JsonOutput, max_chars: int = 240, max_tokens: int = 256
+) -> dict[str, Any] | None:
     """llama-cpp-python's JSON mode; a schema is compiled into a grammar that forces it."""
     if isinstance(json_output, type):
-        return {
-            "type": "json_object",
-            "schema": bounded_schema(json_output.model_json_schema(), max_chars),
-        }
+        schema = json_output.model_json_schema()
+        cap = string_cap(schema, max_tokens, max_chars)
+        return {"type": "json_object", "schema": bounded_schema(schema, cap)}
     if json_output is True:
         return {"type": "json_object"}
     return None
@@ -115,12 +140,13 @@ class LlamaCppClient(SimpleChatClient):
         json_output: JsonOutput,
         extra_create_args: Mapping[str, Any],
     ) -> CreateResult:
+        max_tokens = int(extra_create_args.get("max_tokens", self.max_tokens))
         kwargs: dict[str, Any] = {
             "messages": to_chat_dicts(messages),
-            "max_tokens": self.max_tokens,
+            "max_tokens": max_tokens,
             "temperature": self.temperature,
             "seed": self.seed,
-            "response_format": response_format(json_output, self.max_string_chars),
+            "response_format": response_format(json_output, self.max_string_chars, max_tokens),
             **extra_create_args,
         }
         async with self._queue:

@@ -33,6 +33,22 @@ def test_messages_and_response_format() -> None:
     bounded["properties"]["answer"]["maxLength"] = 240
     assert response_format(Reply) == {"type": "json_object", "schema": bounded}
     assert response_format(Reply, 50)["schema"]["properties"]["answer"]["maxLength"] == 50  # type: ignore[index]
+
+
+def test_string_cap_follows_the_token_budget() -> None:
+    from macrs_sim.agents.macrs.schemas import PlannerOutput, StrategyOutput, UserProfile
+    from macrs_sim.llm.embedded import string_cap
+
+    # 5 free strings, 256 tokens: 3 * 256 // 6 = 128 characters each.
+    assert string_cap(StrategyOutput.model_json_schema(), 256, 240) == 128
+    # 3 strings plus an enum (not free text): 3 * 64 // 4 = 48.
+    assert string_cap(PlannerOutput.model_json_schema(), 64, 240) == 48
+    # A list of {attribute, value} pairs counts as 3 items x 2 strings, plus a list of
+    # 3 strings: 9 leaves, 3 * 256 // 10 = 76.
+    assert string_cap(UserProfile.model_json_schema(), 256, 240) == 76
+    # Never above the configured cap, never below 16.
+    assert string_cap(Reply.model_json_schema(), 4096, 240) == 240
+    assert string_cap(StrategyOutput.model_json_schema(), 8, 240) == 16
     assert response_format(True) == {"type": "json_object"}
     assert response_format(None) is None
 
