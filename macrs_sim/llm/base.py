@@ -50,7 +50,31 @@ def approx_tokens(messages: Sequence[LLMMessage]) -> int:
     return sum(len(message_text(m)) // 4 + 4 for m in messages)
 
 
-class SimpleChatClient(ChatCompletionClient, ABC):
+class StreamsViaCreate(ChatCompletionClient):
+    """`create_stream` as one final item from `self.create`: no token streaming here, and a
+    wrapper's concern (retry, accounting) applies to streams too."""
+
+    async def create_stream(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        tools: Sequence[Tool | ToolSchema] = [],
+        tool_choice: ToolChoice = "auto",
+        json_output: JsonOutput = None,
+        extra_create_args: Mapping[str, Any] = {},
+        cancellation_token: CancellationToken | None = None,
+    ) -> AsyncGenerator[str | CreateResult, None]:
+        yield await self.create(
+            messages,
+            tools=tools,
+            tool_choice=tool_choice,
+            json_output=json_output,
+            extra_create_args=extra_create_args,
+            cancellation_token=cancellation_token,
+        )
+
+
+class SimpleChatClient(StreamsViaCreate, ABC):
     """A client that answers one request at a time; subclasses implement `_complete`."""
 
     def __init__(self, *, model_info: ModelInfo = LOCAL_MODEL_INFO, n_ctx: int = 32768) -> None:
@@ -88,26 +112,6 @@ class SimpleChatClient(ChatCompletionClient, ABC):
             usage.completion_tokens += result.usage.completion_tokens
         return result
 
-    async def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
-        # No token streaming: the whole result is the single (final) item.
-        yield await self.create(
-            messages,
-            tools=tools,
-            tool_choice=tool_choice,
-            json_output=json_output,
-            extra_create_args=extra_create_args,
-            cancellation_token=cancellation_token,
-        )
-
     async def close(self) -> None:
         return None
 
@@ -140,7 +144,7 @@ class SimpleChatClient(ChatCompletionClient, ABC):
         return self._model_info
 
 
-class WrappingClient(ChatCompletionClient):
+class WrappingClient(StreamsViaCreate):
     """Delegates everything to `inner`; a wrapper overrides `create` (streams go through it)."""
 
     def __init__(self, inner: ChatCompletionClient) -> None:
@@ -157,26 +161,6 @@ class WrappingClient(ChatCompletionClient):
         cancellation_token: CancellationToken | None = None,
     ) -> CreateResult:
         return await self.inner.create(
-            messages,
-            tools=tools,
-            tool_choice=tool_choice,
-            json_output=json_output,
-            extra_create_args=extra_create_args,
-            cancellation_token=cancellation_token,
-        )
-
-    async def create_stream(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> AsyncGenerator[str | CreateResult, None]:
-        # Routed through self.create so the wrapper's concern applies to streams too.
-        yield await self.create(
             messages,
             tools=tools,
             tool_choice=tool_choice,

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -14,8 +13,6 @@ from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm import CallContext, LlamaCppClient, calling, complete_json, preflight
 from macrs_sim.llm.embedded import response_format, to_chat_dicts
 from macrs_sim.llm.gguf import default_gguf_path
-
-HAS_LLAMA_CPP = importlib.util.find_spec("llama_cpp") is not None
 
 
 class Reply(BaseModel):
@@ -62,16 +59,12 @@ def test_missing_llama_cpp_is_a_clear_error(
 
 
 async def test_preflight_rejects_a_bad_path(tmp_path: Path) -> None:
-    if not HAS_LLAMA_CPP:
-        pytest.skip("llama-cpp-python is not installed")
     with pytest.raises(ModelUnavailableError, match="expected a GGUF file"):
         await preflight(EmbeddedModel(path=str(tmp_path / "none.gguf")))
 
 
 @pytest.mark.embedded
 async def test_default_model_answers_a_schema() -> None:
-    if not HAS_LLAMA_CPP:
-        pytest.skip("llama-cpp-python is not installed (pip install 'macrs-sim[embedded]')")
     path = default_gguf_path()
     start = time.perf_counter()
     client = LlamaCppClient(path, n_ctx=1024, max_tokens=32, temperature=0.0)
