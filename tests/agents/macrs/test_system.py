@@ -158,3 +158,47 @@ async def test_final_list_reflects_last_feedback_then_lists() -> None:
     await system.close()
     assert [i.title for i in items] == ["A", "B"]
     assert calls(client, "info_reflector", 2) and calls(client, "final_list", 2)
+
+
+async def test_planner_choice_is_parsed_repaired_or_recorded_as_error(catalog: object) -> None:
+    from macrs_sim.campaign.dialogue import run_dialogue
+    from macrs_sim.config import ProtocolConfig
+    from macrs_sim.data.catalog import Catalog
+    from macrs_sim.data.grounding import Grounder
+    from macrs_sim.protocol import Sample
+    from macrs_sim.simulators.llm_user import LLMUserSimulator
+
+    assert isinstance(catalog, Catalog)
+    replies = iter(['{"step1": "a", "step2": "b", "step3": "c", "choice": "dance"}'])
+
+    def planner(r: ScriptedRequest) -> str:
+        # First reply breaks the schema (unknown act), the repair attempt is valid.
+        return next(
+            replies, '```json\n{"step1": "a", "step2": "b", "step3": "c", "choice": "chat"}\n```'
+        )
+
+    client = make_client()
+    client.rules["planner"] = planner
+    state, turns = await play(new_system(client), 1)
+    assert turns[0].act == "chat" and turns[0].text == "chat-1"
+    assert len(calls(client, "planner", 1)) == 2
+    assert "not valid JSON for the schema" in user_text(calls(client, "planner", 1)[1])
+
+    broken = make_client()
+    broken.rules["planner"] = lambda r: '{"choice": "dance"}'
+    sample = Sample(sample_id="s", user_id="u", history=("m1",), target_id="m2", opening="hi")
+    sim = LLMUserSimulator(
+        sample, catalog, broken, PromptLibrary(), dialogue_id="d1", system_name="MACRS"
+    )
+    result = await run_dialogue(
+        new_system(broken),
+        sim,
+        Grounder(catalog),
+        dialogue_id="d1",
+        sample=sample,
+        protocol=ProtocolConfig(max_turns=2, max_structured_retries=1),
+    )
+    assert result.status == "error" and result.exchanges == ()
+    assert result.error is not None and result.error.startswith(
+        "StructuredOutputError: PlannerOutput"
+    )
