@@ -7,14 +7,12 @@ system, role and turn that made them without changing the client interface.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from autogen_core import CancellationToken
-from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
-from autogen_core.tools import Tool, ToolSchema
+from autogen_core.models import ChatCompletionClient, CreateResult
 
-from macrs_sim.llm.base import JsonOutput, ToolChoice, WrappingClient
+from macrs_sim.llm.base import WrappingClient
 from macrs_sim.llm.context import current_call
 from macrs_sim.protocol import LLMCallRecord
 
@@ -47,16 +45,7 @@ class AccountingClient(WrappingClient):
         self.log = log
         self.model_name = model_name
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _around(self, call: Callable[[], Awaitable[CreateResult]]) -> CreateResult:
         ctx = current_call()
         base: dict[str, Any] = {
             "dialogue_id": ctx.dialogue_id,
@@ -67,14 +56,7 @@ class AccountingClient(WrappingClient):
         }
         start = time.perf_counter()
         try:
-            result = await self.inner.create(
-                messages,
-                tools=tools,
-                tool_choice=tool_choice,
-                json_output=json_output,
-                extra_create_args=extra_create_args,
-                cancellation_token=cancellation_token,
-            )
+            result = await call()
         except Exception as err:
             latency = time.perf_counter() - start
             error = f"{type(err).__name__}: {err}".splitlines()[0]

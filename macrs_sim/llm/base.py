@@ -9,7 +9,8 @@ lets a cross-cutting concern (accounting, retries, concurrency) override only
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, Literal
 
 from autogen_core import CancellationToken
@@ -145,7 +146,7 @@ class SimpleChatClient(StreamsViaCreate, ABC):
 
 
 class WrappingClient(StreamsViaCreate):
-    """Delegates everything to `inner`; a wrapper overrides `create` (streams go through it)."""
+    """Delegates everything to `inner`; a wrapper overrides `_around` (streams go through it)."""
 
     def __init__(self, inner: ChatCompletionClient) -> None:
         self.inner = inner
@@ -160,7 +161,8 @@ class WrappingClient(StreamsViaCreate):
         extra_create_args: Mapping[str, Any] = {},
         cancellation_token: CancellationToken | None = None,
     ) -> CreateResult:
-        return await self.inner.create(
+        call = partial(
+            self.inner.create,
             messages,
             tools=tools,
             tool_choice=tool_choice,
@@ -168,6 +170,11 @@ class WrappingClient(StreamsViaCreate):
             extra_create_args=extra_create_args,
             cancellation_token=cancellation_token,
         )
+        return await self._around(call)
+
+    async def _around(self, call: Callable[[], Awaitable[CreateResult]]) -> CreateResult:
+        """A wrapper's one concern around the inner call (retry, timing, a slot...)."""
+        return await call()
 
     async def close(self) -> None:
         await self.inner.close()

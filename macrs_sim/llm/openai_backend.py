@@ -6,19 +6,16 @@ import asyncio
 import os
 import urllib.error
 import urllib.request
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable
 from urllib.parse import urlparse
 
-from autogen_core import CancellationToken
-from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage, ModelInfo
-from autogen_core.tools import Tool, ToolSchema
+from autogen_core.models import ChatCompletionClient, CreateResult, ModelInfo
 from autogen_ext.models.openai import OpenAIChatCompletionClient
 from autogen_ext.models.openai.config import OpenAIClientConfiguration
 
 from macrs_sim.config import OpenAIModel
 from macrs_sim.errors import ModelUnavailableError
-from macrs_sim.llm.base import JsonOutput, ToolChoice, WrappingClient
+from macrs_sim.llm.base import WrappingClient
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -41,25 +38,9 @@ class ConcurrencyLimitedClient(WrappingClient):
         self.limit = limit
         self._slots = asyncio.Semaphore(limit)
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _around(self, call: Callable[[], Awaitable[CreateResult]]) -> CreateResult:
         async with self._slots:
-            return await self.inner.create(
-                messages,
-                tools=tools,
-                tool_choice=tool_choice,
-                json_output=json_output,
-                extra_create_args=extra_create_args,
-                cancellation_token=cancellation_token,
-            )
+            return await call()
 
 
 def _is_local(base_url: str | None) -> bool:

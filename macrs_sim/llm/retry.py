@@ -5,16 +5,13 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import random
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
 from email.utils import parsedate_to_datetime
-from typing import Any
 
 import openai
-from autogen_core import CancellationToken
-from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
-from autogen_core.tools import Tool, ToolSchema
+from autogen_core.models import ChatCompletionClient, CreateResult
 
-from macrs_sim.llm.base import JsonOutput, ToolChoice, WrappingClient
+from macrs_sim.llm.base import WrappingClient
 
 # A server asking for a longer pause than this is treated as asking for this.
 MAX_RETRY_AFTER_S = 60.0
@@ -77,27 +74,11 @@ class RetryingClient(WrappingClient):
         # Jitter spreads out retries of many concurrent dialogues hitting the same limit.
         return backoff * (0.5 + 0.5 * self._rng.random())
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _around(self, call: Callable[[], Awaitable[CreateResult]]) -> CreateResult:
         attempt = 1
         while True:
             try:
-                return await self.inner.create(
-                    messages,
-                    tools=tools,
-                    tool_choice=tool_choice,
-                    json_output=json_output,
-                    extra_create_args=extra_create_args,
-                    cancellation_token=cancellation_token,
-                )
+                return await call()
             except Exception as err:
                 if attempt >= self.attempts or not is_transient(err):
                     raise
