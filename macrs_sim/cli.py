@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from macrs_sim.cli_data import add_data_commands
 from macrs_sim.errors import MacrsSimError
 
 console = Console()
@@ -55,20 +56,6 @@ def _models_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _data_info(args: argparse.Namespace) -> int:
-    from macrs_sim.data.catalog import Catalog
-    from macrs_sim.data.users import synthesize_interactions
-
-    catalog = Catalog.demo()
-    interactions = synthesize_interactions(catalog)
-    users = {i.user_id for i in interactions}
-    console.print(
-        f"demo dataset: {len(catalog)} items, {len(users)} users, {len(interactions)} interactions"
-    )
-    console.print(f"genres: {', '.join(catalog.genres())}")
-    return 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="macrs-sim", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -86,10 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = models.add_parser("check", help="check that a scenario's models can be reached")
     check.add_argument("scenario")
     check.set_defaults(func=_models_check)
-    data = sub.add_parser("data", help="datasets").add_subparsers(dest="data_cmd", required=True)
-    data.add_parser("info", help="what the bundled demo dataset holds").set_defaults(
-        func=_data_info
-    )
+    add_data_commands(sub)
     return parser
 
 

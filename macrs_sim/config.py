@@ -62,14 +62,36 @@ ModelConfig = Annotated[EmbeddedModel | OpenAIModel | ScriptedModel, Field(discr
 
 
 class DataConfig(Strict):
-    dataset: Literal["demo"] = "demo"
-    # A JSON-lines catalog (the demo's format) to use instead of the bundled one.
+    """Which dataset, and the paper's sample construction (§4.4, §5.3.2)."""
+
+    # "demo" (bundled films, synthetic users) or the path of a database made by
+    # `macrs-sim data prepare movielens PATH`.
+    dataset: str = "demo"
+    # A JSON-lines catalog (the demo's format) to use instead of the bundled one (demo only).
     catalog: str | None = None
+    # A sample set written by `macrs-sim samples build`: used as is, nothing is drawn.
+    sample_set: str | None = None
     n_samples: int = Field(default=100, ge=1)
     history_len: int = Field(default=20, ge=1)
     min_history: int = Field(default=5, ge=1)
     filter_by_category: bool = True
+    # "random": n_samples from all eligible users; "popularity": per_bucket from each bucket.
+    sampling: Literal["random", "popularity"] = "random"
+    # Upper edges of the popularity buckets, as fractions of items ranked by interactions.
+    popularity_buckets: tuple[float, ...] = (0.1, 0.2, 0.3, 0.5, 1.0)
+    per_bucket: int = Field(default=20, ge=1)
     seed: int = 0
+
+    @model_validator(mode="after")
+    def _check(self) -> DataConfig:
+        edges = self.popularity_buckets
+        if not edges or any(not 0 < e <= 1 for e in edges) or list(edges) != sorted(set(edges)):
+            raise ValueError("popularity_buckets must be increasing fractions in (0, 1]")
+        if edges[-1] != 1.0:
+            raise ValueError("popularity_buckets must end at 1.0 so every item has a bucket")
+        if self.catalog is not None and self.dataset != "demo":
+            raise ValueError("catalog applies only to dataset = 'demo'")
+        return self
 
 
 class ProtocolConfig(Strict):
@@ -80,7 +102,10 @@ class ProtocolConfig(Strict):
 
 
 class SimulatorConfig(Strict):
-    kind: Literal["llm"] = "llm"
+    # "llm": the paper's LLM user (§4.1); "agenda": rule-based, no LLM, deterministic.
+    kind: Literal["llm", "agenda"] = "llm"
+    # The LLM user's instruction: the MACRS paper's, or InteRecAgent's rules (its Figure 4).
+    instruction: Literal["macrs", "interecagent"] = "macrs"
     max_leak_retries: int = Field(default=2, ge=0)
     model: ModelConfig | None = None
 

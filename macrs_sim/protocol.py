@@ -44,6 +44,9 @@ class Item(Record):
     director: str | None = None
     cast: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
+    overview: str | None = None
+    # Other titles the item is known by (MovieLens "(a.k.a. ...)" and original-language titles).
+    aka: tuple[str, ...] = ()
 
     @property
     def display_title(self) -> str:

@@ -11,8 +11,15 @@ from rich.console import Console
 from rich.table import Table
 
 from macrs_sim.analysis.metrics import SystemMetrics, compute_metrics, metrics_frame
-from macrs_sim.errors import DataError
-from macrs_sim.protocol import DialogueResult
+from macrs_sim.analysis.validity import (
+    ValidityStats,
+    render_validity_markdown,
+    validity_frame,
+    validity_stats,
+)
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.errors import DataError, MacrsSimError
+from macrs_sim.protocol import DialogueResult, Sample
 from macrs_sim.store import RunStore
 
 _BASE_HEADERS = ["System", "Dialogues", "Errors", "Success rate", "Avg turns"]
@@ -68,13 +75,43 @@ def run_metrics(
     return sorted(metrics, key=lambda m: order.index(m.system) if m.system in order else len(order))
 
 
-def write_report(run_dir: Path) -> Path:
-    """Write `report.md` and `results.csv` for the run in `run_dir`; return the report path."""
+def _run_catalog(run_dir: Path) -> Catalog | None:
+    """The run's catalog, from its saved scenario; None when its dataset is no longer there."""
+    from macrs_sim.config import load_scenario
+    from macrs_sim.data.dataset import open_dataset
+
+    try:
+        return open_dataset(load_scenario(run_dir / "scenario.resolved.toml").data).catalog
+    except MacrsSimError:
+        return None
+
+
+def _validity_section(
+    results: Sequence[DialogueResult],
+    samples: Sequence[Sample],
+    catalog: Catalog | None,
+    order: Sequence[str],
+) -> tuple[str, list[ValidityStats]]:
+    title = "## Simulator validity\n\n"
+    if catalog is None:
+        return title + "Not computed: the run's dataset could not be opened.\n", []
+    try:
+        stats = validity_stats(results, {s.sample_id: s for s in samples}, catalog)
+    except MacrsSimError as err:
+        return title + f"Not computed: {err}\n", []
+    # Scenario order like the metrics table, the overall row last.
+    stats.sort(key=lambda v: order.index(v.system) if v.system in order else len(order))
+    return render_validity_markdown(stats), stats
+
+
+def write_report(run_dir: Path, catalog: Catalog | None = None) -> Path:
+    """Write `report.md`, `results.csv` and `validity.csv` for a run; return the report path."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise DataError(f"{run_dir}: run directory not found")
     with RunStore.open(run_dir / "store.sqlite") as store:
         results = store.read_results()
+        samples = store.read_samples()
         calls = store.read_calls()
         title = store.get_meta("scenario_name") or "Run report"
         metrics = run_metrics(store, results)
@@ -86,7 +123,11 @@ def write_report(run_dir: Path) -> Path:
         f"{len(calls)} LLM calls, {prompt + completion} tokens "
         f"({prompt} prompt, {completion} completion).",
     ]
+    order = [m.system for m in metrics]
+    section, stats = _validity_section(results, samples, catalog or _run_catalog(run_dir), order)
     report = run_dir / "report.md"
-    report.write_text(render_markdown(title, metrics, notes), encoding="utf-8")
+    report.write_text(render_markdown(title, metrics, notes) + "\n" + section, encoding="utf-8")
     metrics_frame(metrics).to_csv(run_dir / "results.csv", index=False)
+    if stats:
+        validity_frame(stats).to_csv(run_dir / "validity.csv", index=False)
     return report

@@ -41,8 +41,8 @@ class CampaignProgress:
         self._successes[task] = 0
         return task
 
-    def advance(self, task: int, *, success: bool = False) -> None:
+    def advance(self, task: int, n: int = 1, *, success: bool = False) -> None:
         if self._progress is None:
             return
         self._successes[task] = self._successes.get(task, 0) + int(success)
-        self._progress.update(task, advance=1, successes=self._successes[task])  # type: ignore[arg-type]
+        self._progress.update(task, advance=n, successes=self._successes[task])  # type: ignore[arg-type]

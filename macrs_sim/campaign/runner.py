@@ -14,12 +14,14 @@ from macrs_sim.analysis.report import run_metrics, write_report
 from macrs_sim.campaign.dialogue import run_dialogue
 from macrs_sim.campaign.progress import CampaignProgress
 from macrs_sim.campaign.rundir import SAMPLES_FILE, STORE_FILE, discard_run_dir, new_run_dir
-from macrs_sim.campaign.setup import CampaignSetup, draw_samples
+from macrs_sim.campaign.sampling import load_sample_set, prepare_samples, sample_set_header
+from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.config import Scenario, SystemConfig, load_scenario
+from macrs_sim.data.sample_set import write_sample_set
+from macrs_sim.data.samples import build_samples
 from macrs_sim.llm.factory import preflight
 from macrs_sim.llm.scripted import Rule
 from macrs_sim.protocol import DialogueResult, Sample
-from macrs_sim.simulators.target_profile import prepare_sample
 from macrs_sim.store import RunStore
 
 
@@ -47,7 +49,9 @@ async def run_campaign_async(
 ) -> CampaignResult:
     started = time.perf_counter()
     setup = CampaignSetup.from_scenario(scenario, scripted_rules=scripted_rules)
-    samples = draw_samples(setup.catalog, scenario.data)  # bad data fails before any file is made
+    # Bad data fails here, before any file is made.
+    shared = load_sample_set(setup)
+    samples = shared if shared is not None else build_samples(setup.dataset, scenario.data)
     for cfg in setup.model_configs():
         await preflight(cfg)
     run_dir = new_run_dir(scenario, output_dir)
@@ -56,8 +60,11 @@ async def run_campaign_async(
             store.set_meta("scenario_name", scenario.name)
             store.set_meta("systems", json.dumps([s.name for s in scenario.systems]))
             with CampaignProgress(enabled=progress) as bar:
-                prepared = await _prepare_samples(setup, samples, store, bar)
-                await _run_dialogues(setup, prepared, store, bar)
+                if shared is None:
+                    samples = await prepare_samples(setup, samples, bar)
+                    store.write_calls(setup.log.pop(None))
+                _record_samples(setup, samples, store)
+                await _run_dialogues(setup, samples, store, bar)
             store.set_meta("prompt_sha256", json.dumps(setup.prompts.hashes()))
             metrics = run_metrics(store)
     except BaseException:
@@ -66,7 +73,7 @@ async def run_campaign_async(
         raise
     finally:
         await setup.close()
-    write_report(run_dir)
+    write_report(run_dir, setup.catalog)
     return CampaignResult(run_dir, metrics, time.perf_counter() - started)
 
 
@@ -85,27 +92,13 @@ def _has_dialogues(run_dir: Path) -> bool:
         return False
 
 
-async def _prepare_samples(
-    setup: CampaignSetup, samples: list[Sample], store: RunStore, bar: CampaignProgress
-) -> list[Sample]:
-    """Target profile and opening, built once per sample and shared by every system (§4.2)."""
-    client = setup.client(setup.scenario.simulator_model())
-    retries = setup.scenario.protocol.max_structured_retries
-    limit = asyncio.Semaphore(setup.scenario.campaign.concurrency)
-    task = bar.add("preparing samples", len(samples))
-
-    async def one(sample: Sample) -> Sample:
-        async with limit:
-            prepared = await prepare_sample(client, setup.prompts, setup.catalog, sample, retries)
-            bar.advance(task)
-            return prepared
-
-    prepared = list(await asyncio.gather(*(one(s) for s in samples)))
-    store.write_samples(prepared)
-    store.write_calls(setup.log.pop(None))
-    path = store.path.parent / SAMPLES_FILE
-    path.write_text("".join(s.model_dump_json() + "\n" for s in prepared), encoding="utf-8")
-    return prepared
+def _record_samples(setup: CampaignSetup, samples: list[Sample], store: RunStore) -> None:
+    """The store keeps the samples; `samples.jsonl` is a sample-set file others can reuse."""
+    store.write_samples(samples)
+    store.set_meta("dataset", setup.dataset.name)
+    store.set_meta("dataset_fingerprint", setup.dataset.fingerprint)
+    header = sample_set_header(setup, len(samples))
+    write_sample_set(store.path.parent / SAMPLES_FILE, header, samples)
 
 
 async def _run_dialogues(

@@ -12,28 +12,18 @@ from macrs_sim.agents.base import Recommender
 from macrs_sim.agents.macrs.system import MACRSOptions, MACRSRecommender
 from macrs_sim.agents.scripted_rules import default_scripted_rules
 from macrs_sim.agents.single_llm import SingleLLMRecommender
-from macrs_sim.config import DataConfig, ModelConfig, Scenario, SystemConfig
+from macrs_sim.config import ModelConfig, Scenario, SystemConfig
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
-from macrs_sim.data.samples import build_samples
-from macrs_sim.data.users import synthesize_interactions
 from macrs_sim.llm.accounting import CallLog
 from macrs_sim.llm.factory import build_client
 from macrs_sim.llm.scripted import Rule
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample
-from macrs_sim.simulators.llm_user import LLMUserSimulator
-
-
-def load_catalog(cfg: DataConfig) -> Catalog:
-    if cfg.catalog is not None:
-        return Catalog.from_jsonl(Path(cfg.catalog))
-    return Catalog.demo()
-
-
-def draw_samples(catalog: Catalog, cfg: DataConfig) -> list[Sample]:
-    """The demo dataset's synthetic users, then the paper's sample rules (§4.4)."""
-    return build_samples(synthesize_interactions(catalog, seed=cfg.seed), catalog, cfg)
+from macrs_sim.simulators.agenda import AgendaUserSimulator
+from macrs_sim.simulators.base import UserSimulator
+from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
 
 
 def model_key(cfg: ModelConfig) -> str:
@@ -43,13 +33,14 @@ def model_key(cfg: ModelConfig) -> str:
 @dataclass
 class CampaignSetup:
     scenario: Scenario
-    catalog: Catalog
+    dataset: Dataset
     prompts: PromptLibrary
     log: CallLog = field(default_factory=CallLog)
     clients: dict[str, ChatCompletionClient] = field(default_factory=dict)
     scripted_rules: Mapping[str, Rule] | None = None
 
     def __post_init__(self) -> None:
+        self.catalog: Catalog = self.dataset.catalog
         self.grounder = Grounder(self.catalog)
         if self.scripted_rules is None:
             self.scripted_rules = default_scripted_rules([i.display_title for i in self.catalog])
@@ -57,7 +48,8 @@ class CampaignSetup:
     @classmethod
     def from_scenario(cls, scenario: Scenario, **kwargs: object) -> CampaignSetup:
         prompts_dir = Path(scenario.prompts_dir) if scenario.prompts_dir else None
-        return cls(scenario, load_catalog(scenario.data), PromptLibrary(prompts_dir), **kwargs)  # type: ignore[arg-type]
+        dataset = open_dataset(scenario.data)
+        return cls(scenario, dataset, PromptLibrary(prompts_dir), **kwargs)  # type: ignore[arg-type]
 
     def client(self, cfg: ModelConfig) -> ChatCompletionClient:
         """One client per distinct model config, shared by every dialogue and role."""
@@ -71,8 +63,13 @@ class CampaignSetup:
             )
         return self.clients[key]
 
+    @property
+    def simulator_uses_llm(self) -> bool:
+        return self.scenario.simulator.kind == "llm"
+
     def model_configs(self) -> list[ModelConfig]:
-        configs = [self.scenario.simulator_model()]
+        """The distinct models the campaign calls (the agenda simulator calls none)."""
+        configs = [self.scenario.simulator_model()] if self.simulator_uses_llm else []
         configs += [self.scenario.system_model(s) for s in self.scenario.systems]
         unique = {model_key(c): c for c in configs}
         return list(unique.values())
@@ -89,9 +86,10 @@ class CampaignSetup:
             cfg.name, client, self.prompts, dialogue_id=dialogue_id, options=options
         )
 
-    def build_simulator(
-        self, sample: Sample, dialogue_id: str, system_name: str
-    ) -> LLMUserSimulator:
+    def build_simulator(self, sample: Sample, dialogue_id: str, system_name: str) -> UserSimulator:
+        sim = self.scenario.simulator
+        if sim.kind == "agenda":
+            return AgendaUserSimulator(sample, self.catalog)
         return LLMUserSimulator(
             sample,
             self.catalog,
@@ -99,7 +97,8 @@ class CampaignSetup:
             self.prompts,
             dialogue_id=dialogue_id,
             system_name=system_name,
-            max_leak_retries=self.scenario.simulator.max_leak_retries,
+            max_leak_retries=sim.max_leak_retries,
+            instruction=SIMULATOR_PROMPTS[sim.instruction],
         )
 
     async def close(self) -> None:

@@ -1,27 +1,23 @@
-"""The paper's sample construction (§4.4): history of 20, target = 21st, same-category filter."""
+"""The paper's sample construction (§4.4) and popularity study draw (§5.3.2).
+
+Per user: interactions in time order, history = the first `history_len`, target
+= the next; history filtered to items sharing a genre with the target; users
+with fewer than `min_history` items left are not eligible. Then a seeded draw:
+`n_samples` from all eligible users, or `per_bucket` from each popularity bucket.
+"""
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from macrs_sim.config import DataConfig
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.data.users import Interaction
+from macrs_sim.data.dataset import Dataset
+from macrs_sim.data.popularity import assign_buckets, bucket_labels
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
-
-
-def user_sequences(interactions: Sequence[Interaction]) -> dict[str, list[str]]:
-    """Each user's items in chronological order (ties keep input order)."""
-    by_user: dict[str, list[Interaction]] = defaultdict(list)
-    for it in interactions:
-        by_user[it.user_id].append(it)
-    return {
-        user: [it.item_id for it in sorted(rows, key=lambda r: r.timestamp)]
-        for user, rows in by_user.items()
-    }
 
 
 def candidate_sample(
@@ -41,18 +37,56 @@ def candidate_sample(
     )
 
 
-def build_samples(
-    interactions: Sequence[Interaction], catalog: Catalog, cfg: DataConfig
+def eligible_samples(
+    prefixes: Mapping[str, Sequence[str]],
+    catalog: Catalog,
+    cfg: DataConfig,
+    buckets: Mapping[str, str],
 ) -> list[Sample]:
-    """Eligible users' samples, then a seeded draw of `n_samples` of them."""
-    eligible = [
-        s
-        for user, items in sorted(user_sequences(interactions).items())
-        if (s := candidate_sample(user, items, catalog, cfg)) is not None
-    ]
+    """Every eligible user's sample, in user-id order, labelled with its target's bucket."""
+    out = []
+    for user in sorted(prefixes):
+        s = candidate_sample(user, prefixes[user], catalog, cfg)
+        if s is not None:
+            out.append(s.model_copy(update={"bucket": buckets.get(s.target_id)}))
+    return out
+
+
+def _rules(cfg: DataConfig) -> str:
+    return f"history_len {cfg.history_len}, min_history {cfg.min_history}"
+
+
+def draw_random(eligible: list[Sample], cfg: DataConfig) -> list[Sample]:
     if len(eligible) < cfg.n_samples:
         raise DataError(
             f"data.n_samples = {cfg.n_samples}: only {len(eligible)} users are eligible "
-            f"(history_len {cfg.history_len}, min_history {cfg.min_history})"
+            f"({_rules(cfg)})"
         )
     return random.Random(cfg.seed).sample(eligible, cfg.n_samples)
+
+
+def draw_per_bucket(eligible: list[Sample], cfg: DataConfig) -> list[Sample]:
+    by_bucket: dict[str | None, list[Sample]] = defaultdict(list)
+    for s in eligible:
+        by_bucket[s.bucket].append(s)
+    rng = random.Random(cfg.seed)
+    out: list[Sample] = []
+    for label in bucket_labels(cfg.popularity_buckets):
+        pool = by_bucket[label]
+        if len(pool) < cfg.per_bucket:
+            raise DataError(
+                f"data.per_bucket = {cfg.per_bucket}: popularity bucket '{label}' has only "
+                f"{len(pool)} eligible users ({_rules(cfg)})"
+            )
+        out += rng.sample(pool, cfg.per_bucket)
+    return out
+
+
+def build_samples(dataset: Dataset, cfg: DataConfig) -> list[Sample]:
+    """The scenario's sample set (targets labelled with their popularity bucket)."""
+    buckets = assign_buckets(dataset.popularity, cfg.popularity_buckets)
+    prefixes = dataset.prefixes(cfg.history_len + 1)
+    eligible = eligible_samples(prefixes, dataset.catalog, cfg, buckets)
+    if cfg.sampling == "popularity":
+        return draw_per_bucket(eligible, cfg)
+    return draw_random(eligible, cfg)

@@ -16,7 +16,14 @@ from macrs_sim.llm.structured import complete_text
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample, SystemTurn, UserTurn, Utterance
 from macrs_sim.simulators.leak_guard import LeakGuard
-from macrs_sim.simulators.target_profile import simulator_system_prompt
+from macrs_sim.simulators.target_profile import DEFAULT_TEMPLATE, simulator_system_prompt
+
+# Config's simulator `instruction` -> prompt file: the MACRS paper's (§4.1) or
+# InteRecAgent's rules (its Figure 4). Both files have the same sections and placeholders.
+SIMULATOR_PROMPTS: dict[str, str] = {
+    "macrs": DEFAULT_TEMPLATE,
+    "interecagent": "user_simulator_interecagent",
+}
 
 
 class LLMUserSimulator:
@@ -30,11 +37,13 @@ class LLMUserSimulator:
         dialogue_id: str,
         system_name: str,
         max_leak_retries: int = 2,
+        instruction: str = DEFAULT_TEMPLATE,
     ) -> None:
+        """`instruction` is a prompt name, e.g. a value of SIMULATOR_PROMPTS."""
         self.sample = sample
         self._client = client
-        self._template = prompts.get("user_simulator")
-        self._system_prompt = simulator_system_prompt(prompts, catalog, sample)
+        self._template = prompts.get(instruction)
+        self._system_prompt = simulator_system_prompt(prompts, catalog, sample, instruction)
         self._guard = LeakGuard(catalog[sample.target_id].title)
         self._ctx = {"dialogue_id": dialogue_id, "system": system_name}
         self._max_leak_retries = max_leak_retries

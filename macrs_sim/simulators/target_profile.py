@@ -16,8 +16,11 @@ from macrs_sim.data.catalog import Catalog
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_json, complete_text
 from macrs_sim.prompts import PromptLibrary
-from macrs_sim.protocol import Sample
+from macrs_sim.protocol import Item, Sample
 from macrs_sim.simulators.leak_guard import LeakGuard
+
+# The MACRS paper's simulator instruction; llm_user.SIMULATOR_PROMPTS lists the others.
+DEFAULT_TEMPLATE = "user_simulator"
 
 
 class TargetKeywords(BaseModel):
@@ -28,12 +31,16 @@ def history_titles(catalog: Catalog, sample: Sample) -> str:
     return ", ".join(catalog[i].display_title for i in sample.history)
 
 
-def clean_keywords(keywords: list[str], catalog: Catalog, target_id: str) -> tuple[str, ...]:
-    """Drop keywords that name the target or its people; keep order, drop repeats."""
-    item = catalog[target_id]
+def target_guards(item: Item) -> list[LeakGuard]:
+    """One guard for the title, then one per person (director(s) and cast)."""
     # Co-directors are one string ("Chris Buck & Jennifer Lee"): guard each name.
     people = [p.strip() for p in re.split(r"&|,| and ", item.director or "")] + list(item.cast)
-    guards = [LeakGuard(item.title)] + [LeakGuard(p) for p in people if p]
+    return [LeakGuard(item.title)] + [LeakGuard(p) for p in people if p]
+
+
+def clean_keywords(keywords: list[str], catalog: Catalog, target_id: str) -> tuple[str, ...]:
+    """Drop keywords that name the target or its people; keep order, drop repeats."""
+    guards = target_guards(catalog[target_id])
     kept: list[str] = []
     for kw in (k.strip() for k in keywords):
         if (
@@ -67,8 +74,11 @@ async def build_target_profile(
     return kept or catalog[sample.target_id].genres
 
 
-def simulator_system_prompt(prompts: PromptLibrary, catalog: Catalog, sample: Sample) -> str:
-    return prompts.get("user_simulator").render(
+def simulator_system_prompt(
+    prompts: PromptLibrary, catalog: Catalog, sample: Sample, template: str = DEFAULT_TEMPLATE
+) -> str:
+    """`template` names the instruction file (see llm_user.SIMULATOR_PROMPTS)."""
+    return prompts.get(template).render(
         "system",
         history=history_titles(catalog, sample),
         target_profile=", ".join(sample.target_profile),
@@ -76,12 +86,15 @@ def simulator_system_prompt(prompts: PromptLibrary, catalog: Catalog, sample: Sa
 
 
 async def build_opening(
-    client: ChatCompletionClient, prompts: PromptLibrary, catalog: Catalog, sample: Sample
+    client: ChatCompletionClient,
+    prompts: PromptLibrary,
+    catalog: Catalog,
+    sample: Sample,
+    template: str = DEFAULT_TEMPLATE,
 ) -> str:
-    template = prompts.get("user_simulator")
     msgs: list[LLMMessage] = [
-        SystemMessage(content=simulator_system_prompt(prompts, catalog, sample)),
-        UserMessage(content=template.render("opening"), source="user"),
+        SystemMessage(content=simulator_system_prompt(prompts, catalog, sample, template)),
+        UserMessage(content=prompts.get(template).render("opening"), source="user"),
     ]
     guard = LeakGuard(catalog[sample.target_id].title)
     with calling(CallContext(role="opening", dialogue_id=None, system=None, turn=0)):
@@ -95,8 +108,9 @@ async def prepare_sample(
     catalog: Catalog,
     sample: Sample,
     retries: int,
+    template: str = DEFAULT_TEMPLATE,
 ) -> Sample:
     profile = await build_target_profile(client, prompts, catalog, sample, retries)
     with_profile = sample.model_copy(update={"target_profile": profile})
-    opening = await build_opening(client, prompts, catalog, with_profile)
+    opening = await build_opening(client, prompts, catalog, with_profile, template)
     return with_profile.model_copy(update={"opening": opening})

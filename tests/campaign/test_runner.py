@@ -6,11 +6,16 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from macrs_sim.agents.macrs.schemas import RecommendOutput
 from macrs_sim.agents.scripted_rules import default_scripted_rules
 from macrs_sim.campaign.runner import run_campaign_async
-from macrs_sim.config import parse_scenario
+from macrs_sim.config import SimulatorConfig, parse_scenario
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.dataset import demo_dataset
+from macrs_sim.data.samples import build_samples
+from macrs_sim.errors import DataError
 from macrs_sim.llm.scripted import ScriptedRequest
 from macrs_sim.store import RunStore
 
@@ -98,9 +103,7 @@ async def test_recommending_the_target_succeeds(tmp_path: Path, catalog: Catalog
         return RecommendOutput(item_title=catalog[target].display_title, response="This one!")
 
     rules["recommend"] = oracle
-    from macrs_sim.campaign import setup as setup_mod
-
-    samples = setup_mod.draw_samples(Catalog.from_jsonl(Path(sc.data.catalog or "")), sc.data)
+    samples = build_samples(demo_dataset(sc.data), sc.data)
     samples_by_dialogue.update({s.sample_id: s.target_id for s in samples})
     result = await run_campaign_async(
         sc, output_dir=tmp_path / "runs", progress=False, scripted_rules=rules
@@ -112,3 +115,58 @@ async def test_recommending_the_target_succeeds(tmp_path: Path, catalog: Catalog
         r = store.read_results(system="MACRS")[0]
     assert r.exchanges[-1].system.items[0].method == "exact" and r.exchanges[-1].user.accepted
     assert json.loads(r.model_dump_json())["success_turn"] == 2
+
+
+async def test_a_runs_samples_file_is_a_reusable_sample_set(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    first = await run_campaign_async(
+        scenario(tmp_path, catalog), output_dir=tmp_path / "runs", progress=False
+    )
+    shared = first.run_dir / "samples.jsonl"
+    again = scenario(tmp_path, catalog, sample_set=str(shared), n_samples=1)
+    second = await run_campaign_async(again, output_dir=tmp_path / "runs2", progress=False)
+    with RunStore.open(first.store_path) as a, RunStore.open(second.store_path) as b:
+        assert a.read_samples() == b.read_samples()  # all 3, n_samples does not apply
+        roles = {c.role for c in b.read_calls()}
+    assert "target_profile" not in roles and "opening" not in roles  # nothing prepared again
+
+
+async def test_a_sample_set_from_another_dataset_is_refused(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    first = await run_campaign_async(
+        scenario(tmp_path, catalog), output_dir=tmp_path / "runs", progress=False
+    )
+    demo = parse_scenario(
+        {
+            "name": "demo",
+            "model": {"backend": "scripted"},
+            "data": {"sample_set": str(first.run_dir / "samples.jsonl")},
+            "systems": [{"name": "MACRS", "kind": "macrs"}],
+        }
+    )
+    with pytest.raises(
+        DataError, match=r"was built from dataset 'demo:.*but the scenario's dataset is 'demo'"
+    ):
+        await run_campaign_async(demo, output_dir=tmp_path / "runs3", progress=False)
+    assert not (tmp_path / "runs3").exists()
+
+
+async def test_agenda_simulator_campaign_makes_no_user_calls(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    sc = scenario(tmp_path, catalog).model_copy(
+        update={"simulator": SimulatorConfig(kind="agenda")}
+    )
+    result = await run_campaign_async(sc, output_dir=tmp_path / "runs", progress=False)
+    with RunStore.open(result.store_path) as store:
+        roles = {c.role for c in store.read_calls()}
+        samples = store.read_samples()
+        results = store.read_results()
+    assert not roles & {"user", "target_profile", "opening"}
+    assert all(s.opening.startswith("I'm looking for") for s in samples)
+    assert all(r.status != "error" for r in results)
+    report = result.report_path.read_text()
+    assert "## Simulator validity" in report
+    assert (result.run_dir / "validity.csv").is_file()

@@ -1,0 +1,194 @@
+"""How believable the simulated user was, measured from the stored dialogues.
+
+Pure functions over records (no model calls): target leaks before and after the
+leak guard, whether answers answer the question, whether rejections give a usable
+reason, and how recommended titles were grounded to the catalog. Dialogues that
+ended in an error count like the others for whatever turns they hold. A rate whose
+denominator is zero is None, never 0 or NaN.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+# The rendering lives in validity_report (with the slot, method and quantile names it
+# reports); it is re-exported here so callers need one import.
+from macrs_sim.analysis.validity_report import (
+    METHODS,
+    QUANTILES,
+    SLOTS,
+    render_validity_markdown,
+    validity_frame,
+)
+from macrs_sim.data.attributes import ItemAttributes, answers_slot, question_slots
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.errors import DataError
+from macrs_sim.protocol import DialogueAct, DialogueResult, Exchange, ItemRef, Sample
+from macrs_sim.simulators.leak_guard import LeakGuard
+
+__all__ = [
+    "OVERALL",
+    "ValidityStats",
+    "quantile",
+    "render_validity_markdown",
+    "validity_frame",
+    "validity_stats",
+]
+
+OVERALL = "all"
+MAX_EXAMPLES = 5
+
+
+def _rate(count: int, total: int) -> float | None:
+    return count / total if total else None
+
+
+@dataclass(frozen=True)
+class ValidityStats:
+    system: str  # OVERALL ("all") for the row over every system
+    dialogues: int
+    user_turns: int  # user turns after the opening
+    leaks_before: int  # turns whose first generation named the target
+    leaks_after: int  # non-accepting turns whose kept text still names the target
+    ask_turns: int
+    answered: int
+    rejections: int
+    usable_reasons: int
+    titles: int  # every recommended title: turn items and final-list items
+    ungrounded: int
+    ungrounded_examples: tuple[tuple[str, int], ...]
+    methods: dict[str, int]  # every key of METHODS, in that order
+    fuzzy_scores: dict[str, float] | None  # keys of QUANTILES; None without fuzzy matches
+    slot_counts: dict[str, tuple[int, int]]  # every key of SLOTS -> (asked, answered)
+
+    @property
+    def leak_rate_before(self) -> float | None:
+        return _rate(self.leaks_before, self.user_turns)
+
+    @property
+    def leak_rate_after(self) -> float | None:
+        return _rate(self.leaks_after, self.user_turns)
+
+    @property
+    def answer_share(self) -> float | None:
+        return _rate(self.answered, self.ask_turns)
+
+    @property
+    def usable_reason_share(self) -> float | None:
+        return _rate(self.usable_reasons, self.rejections)
+
+    @property
+    def ungrounded_share(self) -> float | None:
+        return _rate(self.ungrounded, self.titles)
+
+
+def quantile(ordered: Sequence[float], q: float) -> float:
+    """numpy's default 'linear' percentile (Hyndman & Fan type 7) of sorted, non-empty data."""
+    pos = q * (len(ordered) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+@dataclass
+class _Tally:
+    """Running counts for one row; `add` one dialogue at a time, then `freeze`."""
+
+    dialogues: int = 0
+    user_turns: int = 0
+    leaks_before: int = 0
+    leaks_after: int = 0
+    ask_turns: int = 0
+    answered: int = 0
+    rejections: int = 0
+    usable_reasons: int = 0
+    slots_asked: Counter[str] = field(default_factory=Counter)
+    slots_answered: Counter[str] = field(default_factory=Counter)
+    methods: Counter[str] = field(default_factory=Counter)
+    ungrounded: Counter[str] = field(default_factory=Counter)
+    fuzzy: list[float] = field(default_factory=list)
+
+    def add(self, result: DialogueResult, guard: LeakGuard, attrs: ItemAttributes) -> None:
+        self.dialogues += 1
+        for ex in result.exchanges:
+            self._add_exchange(ex, guard, attrs)
+        refs = [ref for ex in result.exchanges for ref in ex.system.items]
+        for ref in (*refs, *result.final_list):
+            self._add_title(ref)
+
+    def _add_exchange(self, ex: Exchange, guard: LeakGuard, attrs: ItemAttributes) -> None:
+        system, user = ex.system, ex.user
+        self.user_turns += 1
+        self.leaks_before += int(user.leak_retries > 0 or user.redacted)
+        # Accepting a recommendation of the target is no leak: the system named it first
+        # (and the simulator does not guard those turns).
+        self.leaks_after += int(not user.accepted and guard.leaks(user.text))
+        if system.act == DialogueAct.ASK:
+            slots = question_slots(system.text)
+            hits = {slot for slot in slots if answers_slot(user.text, slot, attrs)}
+            self.ask_turns += 1
+            self.answered += int(bool(hits))
+            self.slots_asked.update(slots)
+            self.slots_answered.update(hits)
+        if system.items and not user.accepted:
+            self.rejections += 1
+            self.usable_reasons += int(bool(attrs.mentioned_in(user.text)))
+
+    def _add_title(self, ref: ItemRef) -> None:
+        self.methods[ref.method] += 1
+        if ref.item_id is None:
+            self.ungrounded[ref.title.strip()] += 1
+        if ref.method == "fuzzy":
+            self.fuzzy.append(ref.score)
+
+    def freeze(self, system: str) -> ValidityStats:
+        ordered = sorted(self.fuzzy)
+        fuzzy = {name: quantile(ordered, q) for name, q in QUANTILES} if ordered else None
+        examples = sorted(self.ungrounded.items(), key=lambda kv: (-kv[1], kv[0]))
+        return ValidityStats(
+            system=system,
+            dialogues=self.dialogues,
+            user_turns=self.user_turns,
+            leaks_before=self.leaks_before,
+            leaks_after=self.leaks_after,
+            ask_turns=self.ask_turns,
+            answered=self.answered,
+            rejections=self.rejections,
+            usable_reasons=self.usable_reasons,
+            titles=sum(self.methods.values()),
+            ungrounded=sum(self.ungrounded.values()),
+            ungrounded_examples=tuple(examples[:MAX_EXAMPLES]),
+            methods={m: self.methods[m] for m in METHODS},
+            fuzzy_scores=fuzzy,
+            slot_counts={s: (self.slots_asked[s], self.slots_answered[s]) for s in SLOTS},
+        )
+
+
+def _target(
+    result: DialogueResult, samples: Mapping[str, Sample], catalog: Catalog
+) -> tuple[LeakGuard, ItemAttributes]:
+    if result.target_id not in catalog:
+        raise DataError(
+            f"dialogue {result.dialogue_id}: target {result.target_id!r} is not in the catalog"
+        )
+    sample = samples.get(result.sample_id)
+    if sample is None:
+        raise DataError(f"dialogue {result.dialogue_id}: sample {result.sample_id!r} not found")
+    item = catalog[result.target_id]
+    return LeakGuard(item.title), ItemAttributes.of(item, sample.target_profile)
+
+
+def validity_stats(
+    results: Sequence[DialogueResult], samples: Mapping[str, Sample], catalog: Catalog
+) -> list[ValidityStats]:
+    """One row per system in order of first appearance, then the OVERALL row."""
+    tallies: dict[str, _Tally] = {}
+    overall = _Tally()
+    for result in results:
+        guard, attrs = _target(result, samples, catalog)
+        tallies.setdefault(result.system, _Tally()).add(result, guard, attrs)
+        overall.add(result, guard, attrs)
+    return [tally.freeze(system) for system, tally in tallies.items()] + [overall.freeze(OVERALL)]

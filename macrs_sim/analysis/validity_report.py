@@ -1,0 +1,144 @@
+"""Simulator validity statistics as a flat table (for CSV) and a markdown report section."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+if TYPE_CHECKING:  # validity imports this module at runtime, not the other way round
+    from macrs_sim.analysis.validity import ValidityStats
+
+SLOTS = ("genre", "era", "theme", "people", "open")  # question_slots' names, "open" last
+METHODS = ("exact", "normalized", "fuzzy", "none")  # ItemRef.method
+# Fuzzy-score summary points: name -> quantile (linear interpolation, see validity.quantile).
+QUANTILES = (("min", 0.0), ("q25", 0.25), ("median", 0.5), ("q75", 0.75), ("max", 1.0))
+NONE_MARK = "—"  # a rate with a zero denominator
+
+_HEADERS = [
+    "System",
+    "Leak before",
+    "Leak after",
+    "Answer share",
+    "Usable reasons",
+    "Ungrounded share",
+    "Grounding methods",
+]
+_QUANTILE_HEADERS = ["Min", "25%", "Median", "75%", "Max"]
+
+DEFINITIONS = (
+    "*Leak before*: user turns after the opening whose first generation named the target "
+    "(the guard then regenerated or redacted it). *Leak after*: user turns, other than ones "
+    "accepting a recommendation of the target, whose kept text still names the target's "
+    "title, rechecked here with the leak guard (expected 0). *Answer share*: turns with act "
+    '"ask" whose reply gives a value for at least one slot the question is about (genre, era, '
+    'theme, people; "open" when none is recognised; theme and open count a true attribute of '
+    "the target, any genre or any era). *Usable reasons*: rejections (a turn recommending "
+    "items the user did not accept) whose reply names a true genre, decade or keyword of the "
+    "target. *Ungrounded share*: recommended titles (turn items and final lists) that matched "
+    "no catalog item; *grounding methods* counts those titles by how they matched. Fuzzy "
+    "score quantiles use linear interpolation (numpy's default). Dialogues that ended in an "
+    f"error count for the turns they hold; {NONE_MARK} marks a rate with nothing to count."
+)
+
+
+def validity_frame(stats: Sequence[ValidityStats]) -> pd.DataFrame:
+    """One row per system, flat columns.
+
+    Rate and quantile columns are float; a None there is pandas' missing value (NaN in the
+    frame, an empty cell in a CSV), so the column type does not depend on the data.
+    """
+    rows: list[dict[str, object]] = []
+    for s in stats:
+        row: dict[str, object] = {
+            "system": s.system,
+            "dialogues": s.dialogues,
+            "user_turns": s.user_turns,
+            "leaks_before": s.leaks_before,
+            "leak_rate_before": s.leak_rate_before,
+            "leaks_after": s.leaks_after,
+            "leak_rate_after": s.leak_rate_after,
+            "ask_turns": s.ask_turns,
+            "answered": s.answered,
+            "answer_share": s.answer_share,
+            "rejections": s.rejections,
+            "usable_reasons": s.usable_reasons,
+            "usable_reason_share": s.usable_reason_share,
+            "titles": s.titles,
+            "ungrounded": s.ungrounded,
+            "ungrounded_share": s.ungrounded_share,
+            "ungrounded_examples": json.dumps(
+                [list(e) for e in s.ungrounded_examples], ensure_ascii=False
+            ),
+        }
+        row |= {f"method_{m}": s.methods.get(m, 0) for m in METHODS}
+        row |= {f"fuzzy_{name}": (s.fuzzy_scores or {}).get(name) for name, _ in QUANTILES}
+        for slot in SLOTS:
+            asked, answered = s.slot_counts.get(slot, (0, 0))
+            row |= {f"slot_{slot}_asked": asked, f"slot_{slot}_answered": answered}
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    floats = [
+        c for c in frame.columns if c.startswith(("leak_rate_", "fuzzy_")) or c.endswith("_share")
+    ]
+    return frame.astype(dict.fromkeys(floats, "float64"))
+
+
+def percent(count: int, total: int) -> str:
+    """'12.5% (1/8)', or NONE_MARK when there is nothing to count."""
+    return f"{count / total:.1%} ({count}/{total})" if total else NONE_MARK
+
+
+def _row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = [_row(headers), "| --- |" + " ---: |" * (len(headers) - 1)]
+    return lines + [_row(r) for r in rows]
+
+
+def summary_cells(s: ValidityStats) -> list[str]:
+    methods = ", ".join(f"{m} {s.methods.get(m, 0)}" for m in METHODS)
+    return [
+        s.system,
+        percent(s.leaks_before, s.user_turns),
+        percent(s.leaks_after, s.user_turns),
+        percent(s.answered, s.ask_turns),
+        percent(s.usable_reasons, s.rejections),
+        percent(s.ungrounded, s.titles),
+        methods,
+    ]
+
+
+def _examples(s: ValidityStats) -> str:
+    found = ", ".join(f'"{title}" ×{n}' for title, n in s.ungrounded_examples)
+    return f"- {s.system}: {found or 'none'}"
+
+
+def _fuzzy_cells(s: ValidityStats) -> list[str]:
+    scores = s.fuzzy_scores
+    values = [f"{scores[n]:.3f}" if scores else NONE_MARK for n, _ in QUANTILES]
+    return [s.system, str(s.methods.get("fuzzy", 0)), *values]
+
+
+def _slot_cells(s: ValidityStats) -> list[str]:
+    counts = [s.slot_counts.get(slot, (0, 0)) for slot in SLOTS]
+    return [s.system, *(percent(answered, asked) for asked, answered in counts)]
+
+
+def render_validity_markdown(stats: Sequence[ValidityStats]) -> str:
+    """A '## Simulator validity' section: summary table, details, then the definitions."""
+    lines = ["## Simulator validity", ""]
+    lines += _table(_HEADERS, [summary_cells(s) for s in stats])
+    lines += ["", "Ungrounded titles, most frequent first (at most 5):", ""]
+    lines += [_examples(s) for s in stats]
+    lines += ["", "Fuzzy grounding scores:", ""]
+    headers = ["System", "Fuzzy matches", *_QUANTILE_HEADERS]
+    lines += _table(headers, [_fuzzy_cells(s) for s in stats])
+    lines += ["", "Answers by the slot asked about (answered/asked):", ""]
+    lines += _table(["System", *SLOTS], [_slot_cells(s) for s in stats])
+    lines += ["", DEFINITIONS]
+    return "\n".join(lines) + "\n"

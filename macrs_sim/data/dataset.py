@@ -1,0 +1,154 @@
+"""A dataset: catalog, item popularity, and each user's chronological interactions.
+
+Two sources: the bundled demo (films written for the package, synthetic users)
+and a database prepared from a MovieLens release (`data prepare movielens`).
+Sample construction only ever needs each user's first few interactions, so the
+database is queried for those prefixes, never loaded whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from macrs_sim.config import DataConfig
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.users import synthesize_interactions
+from macrs_sim.errors import DataError
+from macrs_sim.protocol import Item
+
+DATABASE_FORMAT_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    name: str
+    # Identifies the data a sample set was drawn from (name, sizes, catalog digest).
+    fingerprint: str
+    catalog: Catalog
+    popularity: dict[str, int]
+    n_users: int
+    n_interactions: int
+    _prefixes: Callable[[int], dict[str, list[str]]]
+
+    def prefixes(self, length: int) -> dict[str, list[str]]:
+        """First `length` items of each user who has that many, in time order (ties: file order)."""
+        return self._prefixes(length)
+
+
+def catalog_digest(catalog: Catalog) -> str:
+    h = hashlib.sha256()
+    for item in catalog:
+        h.update(f"{item.item_id}\t{item.display_title}\n".encode())
+    return h.hexdigest()[:16]
+
+
+def demo_dataset(cfg: DataConfig) -> Dataset:
+    catalog = Catalog.from_jsonl(Path(cfg.catalog)) if cfg.catalog else Catalog.demo()
+    rows = synthesize_interactions(catalog, seed=cfg.seed)
+    by_user: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for r in rows:
+        by_user[r.user_id].append((r.timestamp, r.item_id))
+    ordered = {u: [i for _, i in sorted(seq, key=lambda p: p[0])] for u, seq in by_user.items()}
+    counts = Counter(r.item_id for r in rows)
+
+    def prefixes(length: int) -> dict[str, list[str]]:
+        return {u: seq[:length] for u, seq in ordered.items() if len(seq) >= length}
+
+    name = "demo" if cfg.catalog is None else f"demo:{cfg.catalog}"
+    return Dataset(
+        name=name,
+        fingerprint=f"{name}|seed={cfg.seed}|{catalog_digest(catalog)}",
+        catalog=catalog,
+        popularity={item.item_id: counts.get(item.item_id, 0) for item in catalog},
+        n_users=len(by_user),
+        n_interactions=len(rows),
+        _prefixes=prefixes,
+    )
+
+
+def _item(row: sqlite3.Row) -> Item:
+    return Item(
+        item_id=row["item_id"],
+        title=row["title"],
+        year=row["year"],
+        genres=tuple(json.loads(row["genres"])),
+        director=row["director"],
+        cast=tuple(json.loads(row["cast"])),
+        keywords=tuple(json.loads(row["keywords"])),
+        overview=row["overview"],
+        aka=tuple(json.loads(row["aka"])),
+    )
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    hint = "make one with `macrs-sim data prepare movielens PATH`"
+    if not path.is_file():
+        raise DataError(f"data.dataset: {path}: no such database; {hint}")
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn.row_factory = sqlite3.Row
+    try:
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.DatabaseError:
+        conn.close()
+        raise DataError(f"data.dataset: {path}: not a prepared dataset database; {hint}") from None
+    if meta.get("format_version") != DATABASE_FORMAT_VERSION:
+        conn.close()
+        raise DataError(
+            f"data.dataset: {path}: database format {meta.get('format_version')!r}, "
+            f"expected {DATABASE_FORMAT_VERSION!r}; prepare it again with this version"
+        )
+    return conn
+
+
+def database_dataset(path: Path) -> Dataset:
+    conn = _connect(path)
+    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    rows = conn.execute("SELECT * FROM items ORDER BY rowid").fetchall()
+    if not rows:
+        raise DataError(f"data.dataset: {path}: the database holds no items")
+    catalog = Catalog([_item(r) for r in rows])
+    popularity = {r["item_id"]: int(r["n_interactions"]) for r in rows}
+    n_users = conn.execute("SELECT COUNT(DISTINCT user_id) FROM interactions").fetchone()[0]
+    n_inter = conn.execute("SELECT COUNT(*) FROM interactions").fetchone()[0]
+    conn.close()
+
+    def prefixes(length: int) -> dict[str, list[str]]:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as c:
+            rows = c.execute(_PREFIX_SQL, (length,)).fetchall()
+        out: dict[str, list[str]] = defaultdict(list)
+        for user_id, item_id in rows:
+            out[user_id].append(item_id)
+        return {u: seq for u, seq in out.items() if len(seq) >= length}
+
+    name = meta.get("release", path.stem)
+    return Dataset(
+        name=name,
+        fingerprint=f"{name}|{len(catalog)} items|{n_inter} interactions|{catalog_digest(catalog)}",
+        catalog=catalog,
+        popularity=popularity,
+        n_users=int(n_users),
+        n_interactions=int(n_inter),
+        _prefixes=prefixes,
+    )
+
+
+# rowid breaks timestamp ties in file order, so the order is the same on every machine.
+_PREFIX_SQL = """
+SELECT user_id, item_id FROM (
+  SELECT user_id, item_id, timestamp, rowid AS r,
+         ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY timestamp, rowid) AS n
+  FROM interactions)
+WHERE n <= ? ORDER BY user_id, n
+"""
+
+
+def open_dataset(cfg: DataConfig) -> Dataset:
+    if cfg.dataset == "demo":
+        return demo_dataset(cfg)
+    return database_dataset(Path(cfg.dataset))

@@ -1,0 +1,122 @@
+"""Sample-set files: prepared samples (history, target, profile, opening, bucket), shareable.
+
+JSON lines: a header record, then one `Sample` per line. Every system of a
+campaign, and every later campaign given the file, talks to exactly these users
+(paper §4.2: the same item summary and opening utterance across experiments).
+A run's own `samples.jsonl` is written in this format, so it can be reused too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.errors import DataError
+from macrs_sim.protocol import Sample
+
+SAMPLE_SET_FORMAT = "macrs-sim/sample-set"
+SAMPLE_SET_VERSION = 1
+
+
+class SampleSetHeader(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: str = SAMPLE_SET_FORMAT
+    version: int = SAMPLE_SET_VERSION
+    dataset: str
+    dataset_fingerprint: str
+    # The data and simulator sections that made the set (for the record; not re-applied).
+    data: dict[str, Any]
+    simulator: dict[str, Any]
+    n_samples: int
+    created_at: str = ""
+
+
+def write_sample_set(path: Path, header: SampleSetHeader, samples: Sequence[Sample]) -> None:
+    """Atomic: the file appears complete or not at all."""
+    if not header.created_at:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        header = header.model_copy(update={"created_at": stamp})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with tmp.open("w", encoding="utf-8") as f:
+            f.write(header.model_dump_json() + "\n")
+            for s in samples:
+                f.write(s.model_dump_json() + "\n")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _header(path: Path, first: str) -> SampleSetHeader:
+    try:
+        raw = json.loads(first)
+    except json.JSONDecodeError:
+        raw = None
+    if not isinstance(raw, dict) or raw.get("format") != SAMPLE_SET_FORMAT:
+        raise DataError(
+            f"{path}:1: not a sample-set file (expected a header with "
+            f'"format": "{SAMPLE_SET_FORMAT}"; make one with `macrs-sim samples build`)'
+        )
+    if raw.get("version") != SAMPLE_SET_VERSION:
+        raise DataError(
+            f"{path}:1: sample-set version {raw.get('version')!r}, expected {SAMPLE_SET_VERSION}"
+        )
+    try:
+        return SampleSetHeader.model_validate(raw)
+    except ValidationError as err:
+        raise DataError(f"{path}:1: bad sample-set header ({err.errors()[0]['msg']})") from None
+
+
+def _sample(path: Path, lineno: int, line: str, catalog: Catalog) -> Sample:
+    try:
+        sample = Sample.model_validate_json(line)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "record"
+        raise DataError(f"{path}:{lineno}: bad sample ({where}: {first['msg']})") from None
+    missing = [i for i in (*sample.history, sample.target_id) if i not in catalog]
+    if missing:
+        raise DataError(f"{path}:{lineno}: item {missing[0]!r} is not in the dataset's catalog")
+    if not sample.opening:
+        raise DataError(f"{path}:{lineno}: sample {sample.sample_id!r} has no opening utterance")
+    return sample
+
+
+def read_sample_set(
+    path: Path, catalog: Catalog, *, dataset: tuple[str, str] | None = None
+) -> tuple[SampleSetHeader, list[Sample]]:
+    """Read and check a sample set; `dataset` = (name, fingerprint) it must have been built from."""
+    if not path.is_file():
+        raise DataError(
+            f"data.sample_set: {path}: no such file; "
+            "build it with `macrs-sim samples build SCENARIO`"
+        )
+    lines = [(n, ln) for n, ln in enumerate(path.read_text("utf-8").splitlines(), 1) if ln.strip()]
+    if not lines:
+        raise DataError(f"{path}: empty file, expected a sample-set header and samples")
+    header = _header(path, lines[0][1])
+    if dataset is not None and header.dataset_fingerprint != dataset[1]:
+        raise DataError(
+            f"data.sample_set: {path} was built from dataset {header.dataset!r} "
+            f"({header.dataset_fingerprint}), but the scenario's dataset is {dataset[0]!r} "
+            f"({dataset[1]})"
+        )
+    samples = [_sample(path, n, ln, catalog) for n, ln in lines[1:]]
+    if len(samples) != header.n_samples:
+        raise DataError(
+            f"{path}: header says {header.n_samples} samples, the file holds {len(samples)} "
+            "(truncated or edited?)"
+        )
+    ids = [s.sample_id for s in samples]
+    if len(set(ids)) != len(ids):
+        raise DataError(f"{path}: repeated sample ids")
+    return header, samples

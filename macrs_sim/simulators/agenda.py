@@ -1,0 +1,133 @@
+"""Rule-based (agenda) user simulator: no LLM, same inputs give the same texts.
+
+A cheap, reproducible control for the LLM user (DESIGN.md §3): it knows only the
+target's genres, decade and keywords, reveals them in a fixed order, answers the
+slot a question asks about, and refuses a wrong item by naming one attribute in
+which it differs from the target. Acceptance follows the LLM user's rule: a
+recommended item grounded to the target's id.
+"""
+
+from __future__ import annotations
+
+from macrs_sim.data.attributes import ItemAttributes, question_slots
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.protocol import ItemRef, Sample, SystemTurn, UserTurn
+from macrs_sim.simulators.agenda_rules import (
+    ACCEPT,
+    NO_PEOPLE,
+    NOTHING_MORE,
+    REJECT_OTHER,
+    UNKNOWN,
+    Fact,
+    FactKind,
+    a_movie,
+    agenda_attributes,
+    agenda_facts,
+    agenda_opening,
+    difference,
+    statement,
+)
+from macrs_sim.simulators.target_profile import clean_keywords, target_guards
+
+# question_slots' slot -> the fact kind that answers it, in the order answers are given.
+_SLOT_FACTS: tuple[tuple[str, FactKind], ...] = (
+    ("genre", "genre"),
+    ("era", "decade"),
+    ("theme", "keyword"),
+)
+
+
+class AgendaUserSimulator:
+    def __init__(self, sample: Sample, catalog: Catalog) -> None:
+        self.sample = sample
+        self._catalog = catalog
+        target = catalog[sample.target_id]
+        # Title and people: templates never name them, this is the safety net.
+        self._guards = target_guards(target)
+        self.attributes = agenda_attributes(target, sample.target_profile, self._guards)
+        self.agenda = agenda_facts(self.attributes)
+        self._revealed: list[Fact] = []
+
+    @property
+    def revealed(self) -> tuple[str, ...]:
+        """Facts stated so far, first mention first, as 'genre:Crime', 'decade:1970s', ..."""
+        return tuple(f.key for f in self._revealed)
+
+    async def open(self) -> UserTurn:
+        text = self.sample.opening or agenda_opening(self.attributes)
+        # A given opening may have been written by an LLM: read back what it revealed.
+        said = set(self.attributes.mentioned_in(text))
+        self._reveal(*(f for f in self.agenda if f.key in said))
+        return self._guarded(text)
+
+    def accepts(self, turn: SystemTurn) -> bool:
+        return any(item.item_id == self.sample.target_id for item in turn.items)
+
+    async def reply(self, turn: SystemTurn) -> UserTurn:
+        if self.accepts(turn):
+            return UserTurn(text=ACCEPT, accepted=True)
+        # Like the LLM user, any turn that names items is treated as a recommendation.
+        text = self._refuse(turn.items) if turn.items else self._answer(question_slots(turn.text))
+        return self._guarded(text)
+
+    def _refuse(self, items: tuple[ItemRef, ...]) -> str:
+        rec = next((i.item_id for i in items if i.item_id in self._catalog), None)
+        if rec is None:
+            first = self._first_of("genre")
+            self._reveal(*([first] if first else []))
+            return UNKNOWN.format(movie=a_movie(first.value if first else None))
+        found = difference(self.attributes, ItemAttributes.of(self._catalog[rec]))
+        if found is not None:
+            self._reveal(found[0])
+            return found[1]
+        return REJECT_OTHER.format(statement=self._next_statement())
+
+    def _answer(self, slots: set[str]) -> str:
+        answers = [
+            text
+            for slot, kind in _SLOT_FACTS
+            if slot in slots and (text := self._answer_kind(kind)) is not None
+        ]
+        if "people" in slots:
+            return " ".join([NO_PEOPLE, *(answers or [self._next_statement()])])
+        return " ".join(answers) if answers else self._next_statement()
+
+    def _answer_kind(self, kind: FactKind) -> str | None:
+        """The next unrevealed fact of this kind, else its first again; None if it has none."""
+        facts = [f for f in self.agenda if f.kind == kind]
+        if not facts:
+            return None
+        fact = next((f for f in facts if f not in self._revealed), facts[0])
+        self._reveal(fact)
+        return statement(fact)
+
+    def _next_statement(self) -> str:
+        """The next unrevealed fact; once all are out, restate the first (the first genre)."""
+        if not self.agenda:
+            return NOTHING_MORE
+        fact = next((f for f in self.agenda if f not in self._revealed), self.agenda[0])
+        self._reveal(fact)
+        return statement(fact)
+
+    def _first_of(self, kind: FactKind) -> Fact | None:
+        return next((f for f in self.agenda if f.kind == kind), None)
+
+    def _reveal(self, *facts: Fact) -> None:
+        for fact in facts:
+            if fact not in self._revealed:
+                self._revealed.append(fact)
+
+    def _guarded(self, text: str) -> UserTurn:
+        redacted = False
+        for guard in self._guards:
+            if guard.leaks(text):
+                text, redacted = guard.redact(text), True
+        return UserTurn(text=text, redacted=redacted)
+
+
+def prepare_agenda_sample(catalog: Catalog, sample: Sample) -> Sample:
+    """The agenda user's per-sample preparation, without an LLM: catalog keywords as profile."""
+    item = catalog[sample.target_id]
+    profile = clean_keywords(list(item.keywords), catalog, sample.target_id) or item.genres
+    attrs = agenda_attributes(item, profile, target_guards(item))
+    return sample.model_copy(update={"target_profile": profile, "opening": agenda_opening(attrs)})
