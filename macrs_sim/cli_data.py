@@ -12,7 +12,8 @@ from rich.console import Console
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
 
-console = Console()
+# No markup: messages quote TOML tables like [data], which rich would swallow as tags.
+console = Console(markup=False, highlight=False)
 
 
 def _prepare(args: argparse.Namespace) -> int:
@@ -53,7 +54,7 @@ def _info(args: argparse.Namespace) -> int:
 
     info = dataset_info(open_dataset(DataConfig(dataset=args.dataset)))
     for line in info.lines():
-        console.print(line, highlight=False)
+        console.print(line)
     return 0
 
 

@@ -75,4 +75,6 @@ class Catalog:
             parts.append("starring " + ", ".join(item.cast))
         if item.keywords:
             parts.append("keywords: " + ", ".join(item.keywords))
+        if item.overview:
+            parts.append("plot: " + item.overview)
         return "; ".join(parts)

@@ -46,6 +46,14 @@ class Grounder:
             self._exact[item.title].append(item)
             self._exact[item.display_title].append(item)
             self._norm[normalize_title(item.title)].append(item)
+        # Alternative titles ("Se7en", original-language titles) only where no main title is.
+        main_exact, main_norm = set(self._exact), set(self._norm)
+        for item in catalog:
+            for aka in item.aka:
+                if aka not in main_exact:
+                    self._exact[aka].append(item)
+                if normalize_title(aka) not in main_norm:
+                    self._norm[normalize_title(aka)].append(item)
         self._norm_keys = list(self._norm)
         self.fuzzy_threshold = fuzzy_threshold
 
