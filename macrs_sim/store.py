@@ -139,6 +139,9 @@ class RunStore:
         with self._transaction() as conn:
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def all_meta(self) -> dict[str, str]:
+        return {r[0]: r[1] for r in self._conn.execute("SELECT key, value FROM meta")}
+
     def get_meta(self, key: str) -> str | None:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])

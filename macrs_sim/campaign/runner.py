@@ -59,6 +59,9 @@ async def run_campaign_async(
         with RunStore.create(run_dir / STORE_FILE) as store:
             store.set_meta("scenario_name", scenario.name)
             store.set_meta("systems", json.dumps([s.name for s in scenario.systems]))
+            # "running" until the last dialogue is stored: reports can tell a partial run.
+            store.set_meta("status", "running")
+            store.set_meta("expected_dialogues", str(len(scenario.systems) * len(samples)))
             with CampaignProgress(enabled=progress) as bar:
                 if shared is None:
                     samples = await prepare_samples(setup, samples, bar)
@@ -66,6 +69,7 @@ async def run_campaign_async(
                 _record_samples(setup, samples, store)
                 await _run_dialogues(setup, samples, store, bar)
             store.set_meta("prompt_sha256", json.dumps(setup.prompts.hashes()))
+            store.set_meta("status", "finished")
             metrics = run_metrics(store)
     except BaseException:
         if not (run_dir / STORE_FILE).exists() or not _has_dialogues(run_dir):
