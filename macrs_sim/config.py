@@ -125,6 +125,16 @@ class SystemConfig(Strict):
         return self
 
 
+class JudgeConfig(Strict):
+    """The paper's Table 2: an LLM judges MACRS replies with vs without strategy suggestions."""
+
+    enabled: bool = False
+    # The judge's model; the scenario's [model] when absent (the paper used ChatGPT).
+    model: ModelConfig | None = None
+    # Judge at most this many (turn) pairs, in a fixed order; all when absent.
+    max_pairs: int | None = Field(default=None, ge=1)
+
+
 class CampaignConfig(Strict):
     concurrency: int = Field(default=4, ge=1)
     output_dir: str = "runs"
@@ -139,6 +149,7 @@ class Scenario(Strict):
     simulator: SimulatorConfig = Field(default_factory=SimulatorConfig)
     systems: list[SystemConfig] = Field(min_length=1)
     campaign: CampaignConfig = Field(default_factory=CampaignConfig)
+    judge: JudgeConfig = Field(default_factory=JudgeConfig)
     # A folder of prompt files overriding the package's (same file names).
     prompts_dir: str | None = None
 
@@ -155,6 +166,9 @@ class Scenario(Strict):
 
     def simulator_model(self) -> ModelConfig:
         return self.simulator.model or self.model
+
+    def judge_model(self) -> ModelConfig:
+        return self.judge.model or self.model
 
 
 def describe_validation_error(source: str, err: ValidationError) -> str:

@@ -6,20 +6,15 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from macrs_sim.analysis.metrics import SystemMetrics, compute_metrics, metrics_frame
-from macrs_sim.analysis.validity import (
-    ValidityStats,
-    render_validity_markdown,
-    validity_frame,
-    validity_stats,
-)
+from macrs_sim.analysis.metrics import SystemMetrics, compute_metrics
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError, MacrsSimError
-from macrs_sim.protocol import DialogueResult, Sample
+from macrs_sim.protocol import DialogueResult
 from macrs_sim.store import RunStore
 
 _BASE_HEADERS = ["System", "Dialogues", "Errors", "Success rate", "Avg turns"]
@@ -75,7 +70,7 @@ def run_metrics(
     return sorted(metrics, key=lambda m: order.index(m.system) if m.system in order else len(order))
 
 
-def _run_catalog(run_dir: Path) -> Catalog | None:
+def run_catalog(run_dir: Path) -> Catalog | None:
     """The run's catalog, from its saved scenario; None when its dataset is no longer there."""
     from macrs_sim.config import load_scenario
     from macrs_sim.data.dataset import open_dataset
@@ -86,48 +81,17 @@ def _run_catalog(run_dir: Path) -> Catalog | None:
         return None
 
 
-def _validity_section(
-    results: Sequence[DialogueResult],
-    samples: Sequence[Sample],
-    catalog: Catalog | None,
-    order: Sequence[str],
-) -> tuple[str, list[ValidityStats]]:
-    title = "## Simulator validity\n\n"
-    if catalog is None:
-        return title + "Not computed: the run's dataset could not be opened.\n", []
-    try:
-        stats = validity_stats(results, {s.sample_id: s for s in samples}, catalog)
-    except MacrsSimError as err:
-        return title + f"Not computed: {err}\n", []
-    # Scenario order like the metrics table, the overall row last.
-    stats.sort(key=lambda v: order.index(v.system) if v.system in order else len(order))
-    return render_validity_markdown(stats), stats
+def write_report(run_dir: Path, catalog: Catalog | None = None, **options: Any) -> Path:
+    """Write the full report (report.md, figures/, tables/, CSVs) into a run directory."""
+    from macrs_sim.analysis.full_report import ReportOptions, build_report
+    from macrs_sim.analysis.load import load_run
 
-
-def write_report(run_dir: Path, catalog: Catalog | None = None) -> Path:
-    """Write `report.md`, `results.csv` and `validity.csv` for a run; return the report path."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise DataError(f"{run_dir}: run directory not found")
-    with RunStore.open(run_dir / "store.sqlite") as store:
-        results = store.read_results()
-        samples = store.read_samples()
-        calls = store.read_calls()
-        title = store.get_meta("scenario_name") or "Run report"
-        metrics = run_metrics(store, results)
-    errors = sum(m.n_errors for m in metrics)
-    prompt = sum(c.prompt_tokens for c in calls)
-    completion = sum(c.completion_tokens for c in calls)
-    notes = [
-        f"{len(results)} dialogues, {errors} ended in an error (left out of every rate).",
-        f"{len(calls)} LLM calls, {prompt + completion} tokens "
-        f"({prompt} prompt, {completion} completion).",
-    ]
-    order = [m.system for m in metrics]
-    section, stats = _validity_section(results, samples, catalog or _run_catalog(run_dir), order)
-    report = run_dir / "report.md"
-    report.write_text(render_markdown(title, metrics, notes) + "\n" + section, encoding="utf-8")
-    metrics_frame(metrics).to_csv(run_dir / "results.csv", index=False)
-    if stats:
-        validity_frame(stats).to_csv(run_dir / "validity.csv", index=False)
-    return report
+    if not (run_dir / "store.sqlite").is_file():
+        raise DataError(f"{run_dir}: not a run directory (no store.sqlite)")
+    run = load_run(run_dir)
+    title = run.meta.get("scenario_name", "Run report")
+    opts = ReportOptions(**{"title": title, **options})
+    return build_report([run], run_dir, opts, lambda r: catalog or run_catalog(r.path))

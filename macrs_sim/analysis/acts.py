@@ -1,0 +1,108 @@
+"""The paper's discussion figures as tables (§5.3): acts per turn, successes by turn, popularity.
+
+Each function takes the frames of `macrs_sim.analysis.load.RunData` and returns a long
+frame with one row per cell of the figure, so the numbers behind a plot can be read,
+tested and written to CSV without drawing anything.
+
+- `act_ratios` (Figure 4): the share of each dialogue act among the system's responses at
+  each turn. Its denominator is the dialogues that reached the turn, so it shrinks as
+  dialogues end.
+- `cumulative_successes` (Figure 5): how many dialogues had succeeded by each turn.
+- `bucket_performance` (Figure 6): success rate and Hit@10 per target-popularity bucket.
+
+Dialogues that ended in an error are left out of every rate (as in `metrics`); their
+turns still count in `act_ratios`, since the acts were chosen all the same.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from macrs_sim.protocol import DialogueAct
+
+PAPER_ACTS: tuple[str, ...] = tuple(a.value for a in DialogueAct)
+
+_ACT_COLUMNS = ["system", "turn", "act", "count", "total", "ratio"]
+_CUM_COLUMNS = ["system", "turn", "successes", "rate"]
+_BUCKET_COLUMNS = ["system", "bucket", "n", "success_rate", "hit@10"]
+
+
+def _act_order(turns: pd.DataFrame) -> list[str]:
+    others = sorted({str(a) for a in turns["act"].dropna()} - set(PAPER_ACTS))
+    return [*PAPER_ACTS, *others]
+
+
+def _ratio(part: float, whole: float) -> float:
+    return part / whole if whole else math.nan
+
+
+def act_ratios(
+    turns: pd.DataFrame, systems: Sequence[str], *, acts: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """Per system and turn, the share of the responses that were each act (Figure 4).
+
+    Turns run from 1 to the last turn any of `systems` reached; every (system, turn, act)
+    has a row, with count 0 where the act was never chosen and ratio NaN where no dialogue
+    of the system reached the turn. `acts` picks and orders the acts shown; by default the
+    paper's three ("ask", "chat", "recommend") come first, then any other act names sorted.
+    `total` always counts every response of the turn, whichever acts are shown.
+    """
+    rows = turns[turns["system"].isin(list(systems))]
+    order = list(acts) if acts is not None else _act_order(rows)
+    last = int(rows["turn"].max()) if len(rows) else 0
+    counts = rows.groupby(["system", "turn", "act"]).size().to_dict()
+    totals = rows.groupby(["system", "turn"]).size().to_dict()
+    out = []
+    for system in systems:
+        for turn in range(1, last + 1):
+            total = int(totals.get((system, turn), 0))
+            for act in order:
+                count = int(counts.get((system, turn, act), 0))
+                out.append([system, turn, act, count, total, _ratio(count, total)])
+    return pd.DataFrame(out, columns=_ACT_COLUMNS)
+
+
+def _completed(dialogues: pd.DataFrame) -> pd.DataFrame:
+    return dialogues[dialogues["status"] != "error"]
+
+
+def cumulative_successes(
+    dialogues: pd.DataFrame, systems: Sequence[str], max_turns: int
+) -> pd.DataFrame:
+    """Per system and turn 1..max_turns, the dialogues that succeeded by then (Figure 5).
+
+    `rate` divides by the system's completed dialogues (errors left out); NaN when it has none.
+    """
+    done = _completed(dialogues)
+    out = []
+    for system in systems:
+        mine = done[done["system"] == system]
+        won = pd.to_numeric(mine.loc[mine["status"] == "success", "success_turn"])
+        for turn in range(1, max_turns + 1):
+            successes = int((won <= turn).sum())
+            out.append([system, turn, successes, _ratio(successes, len(mine))])
+    return pd.DataFrame(out, columns=_CUM_COLUMNS)
+
+
+def bucket_performance(
+    dialogues: pd.DataFrame, systems: Sequence[str], buckets: Sequence[str]
+) -> pd.DataFrame:
+    """Per system and popularity bucket, success rate and Hit@10 (Figure 6).
+
+    Buckets come in the given order (`data.popularity.bucket_labels`); dialogues without a
+    bucket, or with one not listed, are ignored. Rates are NaN for an empty bucket (n == 0).
+    """
+    done = _completed(dialogues)
+    out = []
+    for system in systems:
+        mine = done[done["system"] == system]
+        for bucket in buckets:
+            cell = mine[mine["bucket"] == bucket]
+            n = len(cell)
+            success = float(cell["success"].mean()) if n else math.nan
+            hit = float(cell["hit@10"].mean()) if n else math.nan
+            out.append([system, bucket, n, success, hit])
+    return pd.DataFrame(out, columns=_BUCKET_COLUMNS)

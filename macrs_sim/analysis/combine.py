@@ -1,0 +1,135 @@
+"""Several runs as one comparison (`macrs-sim compare`): labelled systems, pairing decided.
+
+A system name used by more than one run is labelled with its run ("MACRS (paper_table1)").
+Statistics are paired only when every run talked to the same users (same sample ids and
+targets); otherwise the comparison says so and falls back to unpaired tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from macrs_sim.analysis.load import RunData, SystemInfo
+from macrs_sim.protocol import DialogueResult, Sample
+
+
+@dataclass
+class Comparison:
+    runs: list[RunData]
+    systems: list[SystemInfo]
+    results: list[DialogueResult]
+    dialogues: pd.DataFrame
+    turns: pd.DataFrame
+    calls: pd.DataFrame
+    paired: bool
+    notes: list[str] = field(default_factory=list)
+    # Dialogue id (as relabelled) -> the run it came from.
+    origin: dict[str, RunData] = field(default_factory=dict)
+
+    @property
+    def system_names(self) -> list[str]:
+        return [s.name for s in self.systems]
+
+    def run_of(self, result: DialogueResult) -> RunData:
+        return self.origin[result.dialogue_id]
+
+    def samples_of(self, result: DialogueResult) -> Sample | None:
+        """The sample a (relabelled) result talked to, from its own run."""
+        run = self.run_of(result)
+        return next((s for s in run.sample_records if s.sample_id == result.sample_id), None)
+
+
+def _labels(runs: Sequence[RunData]) -> list[dict[str, str]]:
+    counts: dict[str, int] = {}
+    for run in runs:
+        for name in run.system_names:
+            counts[name] = counts.get(name, 0) + 1
+    run_names = [r.name for r in runs]
+    out = []
+    for run in runs:
+        # Two runs of the same scenario are told apart by their directory names.
+        tag = run.path.name if run_names.count(run.name) > 1 else run.name
+        out.append({n: (f"{n} ({tag})" if counts[n] > 1 else n) for n in run.system_names})
+    return out
+
+
+def _sample_key(run: RunData) -> frozenset[tuple[str, str]]:
+    return frozenset((s.sample_id, s.target_id) for s in run.sample_records)
+
+
+def _progress_note(run: RunData) -> str | None:
+    if run.complete:
+        return None
+    return (
+        f"Run {run.name} ({run.path.name}) is partial: {run.finished} of {run.expected} "
+        f"dialogues finished, {run.missing} missing (still running or interrupted); "
+        "its numbers cover what finished."
+    )
+
+
+def _pairing(runs: Sequence[RunData]) -> tuple[bool, list[str]]:
+    keys = [_sample_key(r) for r in runs]
+    if len(set(keys)) <= 1:
+        return True, []
+    shared = len(frozenset.intersection(*keys))
+    sizes = ", ".join(f"{r.name}: {len(k)}" for r, k in zip(runs, keys, strict=True))
+    return False, [
+        f"The runs used different sample sets ({sizes}; {shared} shared): "
+        "the significance tests are unpaired (Student's two-sample t-test)."
+    ]
+
+
+def _relabel(result: DialogueResult, names: dict[str, str]) -> DialogueResult:
+    label = names[result.system]
+    if label == result.system:
+        return result
+    # Ids stay unique across runs: "MACRS (a):s-1" and "MACRS (b):s-1".
+    return result.model_copy(update={"system": label, "dialogue_id": f"{label}:{result.sample_id}"})
+
+
+def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
+    frame: pd.DataFrame = getattr(run, key).copy()
+    renamed = {s: n for s, n in names.items() if s != n}
+    if renamed and "dialogue_id" in frame:
+        mask = frame["system"].isin(renamed)
+        frame.loc[mask, "dialogue_id"] = (
+            frame.loc[mask, "system"].map(renamed)
+            + ":"
+            + frame.loc[mask, "dialogue_id"].str.split(":", n=1).str[1]
+        )
+    frame["system"] = frame["system"].map(lambda s: names.get(s, s))
+    frame.insert(0, "run", run.name)
+    return frame
+
+
+def combine_runs(runs: Sequence[RunData]) -> Comparison:
+    labels = _labels(runs)
+    systems: list[SystemInfo] = []
+    results: list[DialogueResult] = []
+    origin: dict[str, RunData] = {}
+    frames: dict[str, list[pd.DataFrame]] = {"dialogues": [], "turns": [], "calls": []}
+    for run, names in zip(runs, labels, strict=True):
+        systems += [SystemInfo(names[s.name], s.kind, s.variant) for s in run.systems]
+        for r in run.results:
+            relabelled = _relabel(r, names)
+            results.append(relabelled)
+            origin[relabelled.dialogue_id] = run
+        for key in frames:
+            frames[key].append(_frame(run, key, names))
+    paired, notes = _pairing(runs)
+    notes = [n for n in (_progress_note(r) for r in runs) if n] + notes
+    merged = {k: pd.concat(v, ignore_index=True) for k, v in frames.items()}
+    return Comparison(
+        list(runs),
+        systems,
+        results,
+        merged["dialogues"],
+        merged["turns"],
+        merged["calls"],
+        paired,
+        notes,
+        origin,
+    )

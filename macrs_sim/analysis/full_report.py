@@ -1,0 +1,177 @@
+"""The paper's §5 for one run or several: report.md with figures, CSV tables, from stores alone.
+
+    build_report([load_run(a), load_run(b)], Path("reports/cmp"), ReportOptions(reference="MACRS"))
+
+Writes `report.md`, `figures/*.png` (Figures 4-6 and the act-transition graphs),
+`tables/*.csv` (every table of the report), `results.csv` and `validity.csv`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from macrs_sim.analysis import acts, plots, transitions
+from macrs_sim.analysis.combine import Comparison, combine_runs
+from macrs_sim.analysis.cost import cost_table, render_cost_markdown
+from macrs_sim.analysis.load import RunData
+from macrs_sim.analysis.metrics import compute_metrics, metrics_frame
+from macrs_sim.analysis.report_sections import (
+    case_study_section,
+    judge_section,
+    runs_section,
+    summary_section,
+    validity_section,
+)
+from macrs_sim.analysis.table1 import render_table1_markdown, table1
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.popularity import bucket_labels
+from macrs_sim.errors import DataError
+
+CatalogFor = Callable[[RunData], Catalog | None]
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    title: str | None = None
+    # Table 1's significance tests compare every system with this one (default: the first).
+    reference: str | None = None
+    # Dialogue ids to render as case studies; default: Figure 7's pick.
+    case_ids: Sequence[str] = ()
+    explain: bool = False
+    n_resamples: int = 2000
+    seed: int = 0
+    extra_notes: Sequence[str] = field(default_factory=tuple)
+
+
+def _bucket_order(cmp: Comparison) -> list[str]:
+    seen = [b for b in cmp.dialogues["bucket"].dropna().unique()]
+    for run in cmp.runs:
+        edges = run.scenario.get("data", {}).get("popularity_buckets")
+        if edges:
+            labels = bucket_labels(edges)
+            return labels + sorted(b for b in seen if b not in labels)
+    return sorted(seen)
+
+
+def _reference(cmp: Comparison, wanted: str | None) -> str | None:
+    names = cmp.system_names
+    if wanted is None:
+        return names[0] if names else None
+    if wanted not in names:
+        raise DataError(f"--reference {wanted!r} is not one of the systems: {', '.join(names)}")
+    return wanted
+
+
+def _img(label: str, path: Path, out: Path) -> str:
+    return f"![{label}]({path.relative_to(out).as_posix()})"
+
+
+def _cumulative_table(cum: pd.DataFrame, names: Sequence[str]) -> list[str]:
+    pivot = cum.pivot(index="system", columns="turn", values="successes").reindex(names)
+    lines = ["| System | " + " | ".join(f"T={t}" for t in pivot.columns) + " |"]
+    lines.append("| --- |" + " ---: |" * len(pivot.columns))
+    for system, row in pivot.iterrows():
+        lines.append(f"| {system} | " + " | ".join(str(int(v)) for v in row) + " |")
+    return lines
+
+
+def _figures(cmp: Comparison, out: Path, tables: dict[str, pd.DataFrame]) -> list[str]:
+    figs = out / "figures"
+    figs.mkdir(parents=True, exist_ok=True)
+    names = cmp.system_names
+    max_turns = max((r.max_turns for r in cmp.results), default=5)
+    ratios = acts.act_ratios(cmp.turns, names)
+    cum = acts.cumulative_successes(cmp.dialogues, names, max_turns)
+    tables |= {"act_ratios": ratios, "cumulative_successes": cum}
+    md = ["## Dialogue acts at each turn (Figure 4)", ""]
+    if ratios.empty:
+        md += ["No system turns were recorded.", ""]
+    else:
+        fig4 = plots.plot_act_ratios(ratios, figs / "fig4_act_ratios.png")
+        md += [_img("Figure 4", fig4, out), ""]
+    fig5 = plots.plot_cumulative_successes(cum, figs / "fig5_cumulative_successes.png")
+    md += ["## Cumulative successes (Figure 5)", "", _img("Figure 5", fig5, out), ""]
+    md += _cumulative_table(cum, names)
+    buckets = _bucket_order(cmp)
+    if buckets:
+        perf = acts.bucket_performance(cmp.dialogues, names, buckets)
+        tables["popularity"] = perf
+        fig6 = plots.plot_bucket_performance(perf, figs / "fig6_popularity.png")
+        md += ["", "## Success by target popularity (Figure 6)", "", _img("Figure 6", fig6, out)]
+    return md
+
+
+def _transitions(cmp: Comparison, out: Path, tables: dict[str, pd.DataFrame]) -> list[str]:
+    names = [n for n in cmp.system_names if n in set(cmp.turns["system"])]
+    if not names:
+        return []
+    frame = transitions.transition_frame(cmp.turns, names)
+    stats = transitions.act_sequence_stats(cmp.turns, names)
+    tables |= {
+        "transitions": frame,
+        "act_sequence_stats": stats,
+        "turn_entropy": transitions.turn_entropy_frame(cmp.turns, names),
+    }
+    graphs = {n: transitions.transition_graph(cmp.turns, n) for n in names}
+    path = transitions.plot_transition_graphs(graphs, out / "figures" / "act_transitions.png")
+    section = transitions.render_transitions_markdown(frame, stats).rstrip("\n").split("\n")
+    return [section[0], "", _img("Act transitions", path, out), *section[1:]]
+
+
+def build_report(
+    runs: Sequence[RunData],
+    out: Path,
+    options: ReportOptions = ReportOptions(),
+    catalog_for: CatalogFor | None = None,
+) -> Path:
+    if not runs:
+        raise DataError("no runs to report on")
+    cmp = combine_runs(runs)
+    out.mkdir(parents=True, exist_ok=True)
+    reference = _reference(cmp, options.reference)
+    tables: dict[str, pd.DataFrame] = {}
+    t1 = table1(
+        cmp.dialogues,
+        cmp.systems,
+        reference=reference,
+        paired=cmp.paired,
+        n_resamples=options.n_resamples,
+        seed=options.seed,
+    )
+    tables["table1"] = t1
+    title = options.title or (
+        runs[0].name if len(runs) == 1 else "Comparison: " + ", ".join(r.name for r in runs)
+    )
+    metrics = compute_metrics(cmp.results)
+    metrics.sort(key=lambda m: cmp.system_names.index(m.system))
+    md = [
+        f"# {title}",
+        "",
+        *runs_section(cmp, [*options.extra_notes]),
+        "",
+        summary_section(metrics, cmp),
+        "## Results (Table 1)",
+        "",
+    ]
+    md += [
+        render_table1_markdown(
+            t1, reference=reference, paired=cmp.paired, n_resamples=options.n_resamples
+        ).rstrip("\n")
+    ]
+    md += ["", *_figures(cmp, out, tables), "", *_transitions(cmp, out, tables)]
+    md += ["", judge_section(cmp, tables), validity_section(cmp, out, catalog_for)]
+    md += [render_cost_markdown(cmp.calls)]
+    for by in (["system"], ["system", "role"], ["system", "turn"]):
+        tables["cost_by_" + "_".join(by)] = cost_table(cmp.calls, by)
+    md += [case_study_section(cmp, options.case_ids, options.explain, catalog_for)]
+    (out / "tables").mkdir(exist_ok=True)
+    for name, frame in tables.items():
+        frame.to_csv(out / "tables" / f"{name}.csv", index=False)
+    metrics_frame(metrics).to_csv(out / "results.csv", index=False)
+    report = out / "report.md"
+    report.write_text("\n".join(md).rstrip("\n") + "\n", encoding="utf-8")
+    return report

@@ -1,0 +1,120 @@
+"""Sections of the full report that are not a table or figure of their own module."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from macrs_sim.analysis.combine import Comparison
+from macrs_sim.analysis.load import RunData
+from macrs_sim.analysis.metrics import SystemMetrics
+from macrs_sim.analysis.report import render_markdown
+from macrs_sim.analysis.transcript import pick_case_studies, render_transcript
+from macrs_sim.analysis.validity import (
+    ValidityStats,
+    render_validity_markdown,
+    validity_frame,
+    validity_stats,
+)
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.errors import DataError, MacrsSimError
+
+CatalogFor = Callable[[RunData], Catalog | None]
+
+
+def _model(run: RunData) -> str:
+    model = run.scenario.get("model", {})
+    name = model.get("model") or model.get("path") or "default"
+    return f"{model.get('backend', '?')} ({name})" if model else "?"
+
+
+def runs_section(cmp: Comparison, notes: list[str]) -> list[str]:
+    lines = [
+        "| Run | Directory | Systems | Dialogues | Dataset | Model |",
+        "| --- | --- | --- | ---: | --- | --- |",
+    ]
+    for run in cmp.runs:
+        done = f"{run.finished}/{run.expected}" + ("" if run.complete else " (partial)")
+        dataset = run.meta.get("dataset", run.scenario.get("data", {}).get("dataset", "?"))
+        systems = ", ".join(run.system_names)
+        lines.append(
+            f"| {run.name} | `{run.path}` | {systems} | {done} | {dataset} | {_model(run)} |"
+        )
+    all_notes = [*cmp.notes, *notes]
+    if cmp.paired and len(cmp.runs) > 1:
+        all_notes.append("All runs used the same sample set: the significance tests are paired.")
+    errors = int((cmp.dialogues["status"] == "error").sum())
+    if errors:
+        all_notes.append(
+            f"{errors} dialogue(s) ended in an error; they are left out of every rate."
+        )
+    return lines + ([""] + [f"- {n}" for n in all_notes] if all_notes else [])
+
+
+def summary_section(metrics: Sequence[SystemMetrics], cmp: Comparison) -> str:
+    """The at-a-glance table (no intervals), with the run's size and token bill."""
+    calls = cmp.calls
+    prompt, completion = int(calls["prompt_tokens"].sum()), int(calls["completion_tokens"].sum())
+    errors = sum(m.n_errors for m in metrics)
+    notes = [
+        f"{len(cmp.results)} dialogues, {errors} ended in an error (left out of every rate).",
+        f"{len(calls)} LLM calls, {prompt + completion} tokens "
+        f"({prompt} prompt, {completion} completion).",
+    ]
+    table = render_markdown("", metrics, notes).split("\n", 2)[2]
+    return "## Summary\n\n" + table
+
+
+def judge_section(cmp: Comparison, tables: dict[str, pd.DataFrame]) -> str:
+    from macrs_sim.analysis.judge import judge_table, read_judgments, render_table2_markdown
+
+    records = [rec for run in cmp.runs for rec in read_judgments(run.path)]
+    if not records:
+        return ""
+    frame = judge_table(records)
+    tables["judge"] = frame
+    return render_table2_markdown(frame).rstrip("\n") + "\n"
+
+
+def _run_validity(run: RunData, cmp: Comparison, catalog: Catalog) -> list[ValidityStats]:
+    results = [r for r in cmp.results if cmp.run_of(r) is run]
+    samples = {s.sample_id: s for s in run.sample_records}
+    stats = validity_stats(results, samples, catalog)
+    return stats if len(cmp.runs) == 1 else [s for s in stats if s.system != "all"]
+
+
+def validity_section(cmp: Comparison, out: Path, catalog_for: CatalogFor | None) -> str:
+    title = "## Simulator validity\n\n"
+    stats: list[ValidityStats] = []
+    for run in cmp.runs:
+        catalog = catalog_for(run) if catalog_for else None
+        if catalog is None:
+            return title + f"Not computed: the dataset of run {run.name} could not be opened.\n"
+        try:
+            stats += _run_validity(run, cmp, catalog)
+        except MacrsSimError as err:
+            return title + f"Not computed: {err}\n"
+    order = cmp.system_names
+    stats.sort(key=lambda v: order.index(v.system) if v.system in order else len(order))
+    validity_frame(stats).to_csv(out / "validity.csv", index=False)
+    return render_validity_markdown(stats)
+
+
+def case_study_section(
+    cmp: Comparison, case_ids: Sequence[str], explain: bool, catalog_for: CatalogFor | None
+) -> str:
+    by_id = {r.dialogue_id: r for r in cmp.results}
+    missing = [d for d in case_ids if d not in by_id]
+    if missing:
+        known = ", ".join(list(by_id)[:3])
+        raise DataError(f"--case {missing[0]!r}: no such dialogue (ids look like {known})")
+    picked = [by_id[d] for d in case_ids] or pick_case_studies(cmp.results, cmp.system_names)
+    if not picked:
+        return ""
+    catalog = catalog_for(cmp.runs[0]) if catalog_for else None
+    parts = ["## Case studies (Figure 7)", ""]
+    for result in picked:
+        parts += [render_transcript(result, cmp.samples_of(result), catalog, explain=explain), ""]
+    return "\n".join(parts)
