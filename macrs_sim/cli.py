@@ -10,6 +10,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from macrs_sim.cli_analysis import add_analysis_commands
 from macrs_sim.cli_data import add_data_commands
 from macrs_sim.errors import MacrsSimError
 
@@ -33,17 +34,6 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report(args: argparse.Namespace) -> int:
-    from macrs_sim.analysis.report import print_table, run_metrics, write_report
-    from macrs_sim.store import RunStore
-
-    path = write_report(Path(args.run))
-    with RunStore.open(Path(args.run) / "store.sqlite") as store:
-        print_table(run_metrics(store), console)
-    console.print(f"report: {path}")
-    return 0
-
-
 def _models_check(args: argparse.Namespace) -> int:
     from macrs_sim.campaign.setup import CampaignSetup
     from macrs_sim.config import load_scenario
@@ -64,9 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--output-dir", help="where run directories go (default: the scenario's)")
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
     run.set_defaults(func=_run)
-    report = sub.add_parser("report", help="print the results of a run and write report.md")
-    report.add_argument("run", help="a run directory")
-    report.set_defaults(func=_report)
+    add_analysis_commands(sub)
     models = sub.add_parser("models", help="model backends").add_subparsers(
         dest="models_cmd", required=True
     )

@@ -21,6 +21,7 @@ from macrs_sim.agents.macrs.schemas import (
     UserProfile,
 )
 from macrs_sim.agents.single_llm import SingleLLMOutput
+from macrs_sim.analysis.judge_scripted import judge_scripted_rules
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 from macrs_sim.simulators.target_profile import TargetKeywords
 
@@ -89,4 +90,5 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
         "user": lambda req: "Hmm, not quite. Something lighter, please.",
         "opening": lambda req: "Hi! I'd like a movie for tonight, something fun.",
         "target_profile": lambda req: TargetKeywords(keywords=["light-hearted", "ensemble cast"]),
+        **judge_scripted_rules(titles),
     }

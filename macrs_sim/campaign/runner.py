@@ -12,6 +12,7 @@ from pathlib import Path
 from macrs_sim.analysis.metrics import SystemMetrics
 from macrs_sim.analysis.report import run_metrics, write_report
 from macrs_sim.campaign.dialogue import run_dialogue
+from macrs_sim.campaign.judging import judge_campaign
 from macrs_sim.campaign.progress import CampaignProgress
 from macrs_sim.campaign.rundir import SAMPLES_FILE, STORE_FILE, discard_run_dir, new_run_dir
 from macrs_sim.campaign.sampling import load_sample_set, prepare_samples, sample_set_header
@@ -71,6 +72,8 @@ async def run_campaign_async(
             store.set_meta("prompt_sha256", json.dumps(setup.prompts.hashes()))
             store.set_meta("status", "finished")
             metrics = run_metrics(store)
+        if scenario.judge.enabled:
+            await judge_campaign(setup, run_dir)
     except BaseException:
         if not (run_dir / STORE_FILE).exists() or not _has_dialogues(run_dir):
             discard_run_dir(run_dir)

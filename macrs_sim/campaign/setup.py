@@ -71,6 +71,8 @@ class CampaignSetup:
         """The distinct models the campaign calls (the agenda simulator calls none)."""
         configs = [self.scenario.simulator_model()] if self.simulator_uses_llm else []
         configs += [self.scenario.system_model(s) for s in self.scenario.systems]
+        if self.scenario.judge.enabled:
+            configs.append(self.scenario.judge_model())
         unique = {model_key(c): c for c in configs}
         return list(unique.values())
 
