@@ -107,12 +107,14 @@ class RunStore:
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise DataError(f"{path}: not a macrs-sim run store ({exc})") from None
-        if row is None or row[0] != SCHEMA_VERSION:
+        if row is None:
             conn.close()
-            found = "missing" if row is None else row[0]
+            raise DataError(f"{path}: not a macrs-sim run store (no schema_version)")
+        if row[0] != SCHEMA_VERSION:
+            conn.close()
             raise DataError(
-                f"{path}: not a macrs-sim run store "
-                f"(schema_version {found}, expected {SCHEMA_VERSION})"
+                f"{path}: run store format {row[0]}, this macrs-sim reads format "
+                f"{SCHEMA_VERSION}: it was made by an incompatible version of macrs-sim"
             )
         return cls(path, conn)
 

@@ -168,7 +168,13 @@ def test_open_refuses_non_store(tmp_path: Path, kind: str) -> None:
     with pytest.raises(DataError) as info:
         RunStore.open(path)
     message = str(info.value)
-    assert message.startswith(f"{path}: not a macrs-sim run store (")
+    if kind == "old":
+        assert message == (
+            f"{path}: run store format 0, this macrs-sim reads format 1: "
+            "it was made by an incompatible version of macrs-sim"
+        )
+    else:
+        assert message.startswith(f"{path}: not a macrs-sim run store (")
     assert "\n" not in message
     assert kind != "missing" or not path.exists()  # open never creates a file
 

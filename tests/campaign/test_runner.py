@@ -170,3 +170,25 @@ async def test_agenda_simulator_campaign_makes_no_user_calls(
     report = result.report_path.read_text()
     assert "## Simulator validity" in report
     assert (result.run_dir / "validity.csv").is_file()
+
+
+async def test_judge_phase_writes_table2(tmp_path: Path, catalog: Catalog) -> None:
+    from macrs_sim.analysis.judge import read_judgments
+    from macrs_sim.campaign.judging import judge_campaign
+    from macrs_sim.campaign.setup import CampaignSetup
+    from macrs_sim.config import JudgeConfig
+
+    sc = scenario(tmp_path, catalog).model_copy(update={"judge": JudgeConfig(enabled=True)})
+    result = await run_campaign_async(sc, output_dir=tmp_path / "runs", progress=False)
+    records = read_judgments(result.run_dir)
+    # Scripted MACRS: a failed recommendation at turn 2, so turn 3 carries a suggestion.
+    assert records and {r.turn for r in records} == {3} and all(r.error is None for r in records)
+    with RunStore.open(result.store_path) as store:
+        roles = [c.role for c in store.read_calls()]
+    assert roles.count("judge") == 2 * len(records)  # both presentation orders
+    assert "## Strategy-level suggestions (Table 2)" in result.report_path.read_text()
+    setup = CampaignSetup.from_scenario(sc)
+    try:
+        assert await judge_campaign(setup, result.run_dir) == []  # resumes: nothing left
+    finally:
+        await setup.close()

@@ -1,0 +1,49 @@
+"""`report`, `compare` through the CLI on hand-made runs; bad run directories."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.analysis.handmade_runs import Script, make_run, make_sample
+
+SYSTEMS = [{"name": "MACRS", "kind": "macrs"}, {"name": "LLM", "kind": "single_llm"}]
+SAMPLES = [make_sample("s-1", "m1"), make_sample("s-2", "m2")]
+SCRIPTS = [Script("MACRS", "s-1", ("A", "R+")), Script("LLM", "s-1", ("R",), final=2)]
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "macrs_sim.cli", *args],
+        capture_output=True, text=True, timeout=120, cwd=cwd,
+    )  # fmt: skip
+
+
+def test_report_on_a_partial_run_says_so(tmp_path: Path) -> None:
+    run = make_run(tmp_path, "r", SYSTEMS, SAMPLES, SCRIPTS, finished=False)
+    proc = cli("report", str(run), "--case", "LLM:s-1", "--explain", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "note: partial run, 2 of 4 dialogues finished (2 missing)" in proc.stdout
+    text = (run / "report.md").read_text()
+    assert "### LLM · s-1 · FAIL" in text and (run / "figures" / "fig4_act_ratios.png").is_file()
+
+
+def test_compare_writes_one_report(tmp_path: Path) -> None:
+    a = make_run(tmp_path, "a", SYSTEMS, SAMPLES, SCRIPTS)
+    b = make_run(tmp_path, "b", SYSTEMS, SAMPLES, SCRIPTS)
+    proc = cli("compare", str(a), str(b), "--out", "cmp", "--reference", "LLM (b)", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    text = (tmp_path / "cmp" / "report.md").read_text()
+    assert "| MACRS (a) |" in text and "| LLM (b) |" in text
+    assert "All runs used the same sample set: the significance tests are paired." in text
+
+
+def test_bad_run_directories_are_one_line(tmp_path: Path) -> None:
+    for args, expected in [
+        (("report", "nope"), "error: nope: run directory not found"),
+        (("compare", "."), "not a run directory (no store.sqlite)"),
+    ]:
+        proc = cli(*args, cwd=tmp_path)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert expected in proc.stderr
