@@ -40,7 +40,7 @@ def runs_section(cmp: Comparison, notes: list[str]) -> list[str]:
         dataset = run.meta.get("dataset", run.scenario.get("data", {}).get("dataset", "?"))
         systems = ", ".join(run.system_names)
         lines.append(
-            f"| {run.name} | `{run.path}` | {systems} | {done} | {dataset} | {_model(run)} |"
+            f"| {run.name} | `{run.path.name}` | {systems} | {done} | {dataset} | {_model(run)} |"
         )
     all_notes = [*cmp.notes, *notes]
     if cmp.paired and len(cmp.runs) > 1:
