@@ -15,6 +15,7 @@ import asyncio
 import random
 import tempfile
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -29,6 +30,7 @@ from macrs_sim.data.dataset import open_dataset
 from macrs_sim.data.samples import build_samples
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
+ACTS: list[Literal["ask", "chat", "recommend"]] = ["ask", "chat", "recommend"]
 HERE = Path(__file__).parent
 OUT = HERE / "example_report"
 # Chance of naming the target when recommending, by popularity bucket.
@@ -57,7 +59,7 @@ def make_rules(
         ask, chat, rec = PLANNER.get(req.context.turn or 1, PLANNER[3])
         if req.context.system != "MACRS":  # the ablations plan a little less carefully
             ask, rec = ask * 0.8, rec * 1.2
-        act = _rng(req, "plan").choices(["ask", "chat", "recommend"], (ask, chat, rec))[0]
+        act = _rng(req, "plan").choices(ACTS, (ask, chat, rec))[0]
         return PlannerOutput(step1="Reviewed.", step2="Weighed.", step3="Chose.", choice=act)
 
     def recommend(req: ScriptedRequest) -> BaseModel:
@@ -65,7 +67,7 @@ def make_rules(
         return RecommendOutput(item_title=t, response=f"You might enjoy {t}.")
 
     def single_llm(req: ScriptedRequest) -> BaseModel:
-        act = _rng(req, "act").choices(["ask", "chat", "recommend"], (0.15, 0.05, 0.8))[0]
+        act = _rng(req, "act").choices(ACTS, (0.15, 0.05, 0.8))[0]
         if act != "recommend":
             return SingleLLMOutput(act=act, item_title="", response="What do you enjoy?")
         t = title(req, -0.05)

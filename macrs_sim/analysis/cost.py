@@ -57,7 +57,8 @@ def _fmt(value: object) -> str:
 
 def markdown_table(frame: pd.DataFrame) -> str:
     header = "| " + " | ".join(frame.columns) + " |"
-    align = "| " + " | ".join("---" if frame[c].dtype == object else "---:" for c in frame) + " |"
+    numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame]
+    align = "| " + " | ".join("---:" if n else "---" for n in numeric) + " |"
     rows = ["| " + " | ".join(_fmt(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join([header, align, *rows])
 
