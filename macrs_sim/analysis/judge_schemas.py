@@ -66,9 +66,8 @@ def combine_choices(choice_ab: Choice, choice_ba: Choice) -> Outcome:
     )
 
 
-class JudgePair(BaseModel):
-    """One MACRS turn whose chosen act had a strategy-level suggestion, with the inputs the
-    responder saw (D_h, U_p), so the no-suggestion counterfactual can be rebuilt exactly."""
+class JudgedTurn(BaseModel):
+    """The MACRS turn a judgment is about: which dialogue, turn, act, and the suggestion."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -80,37 +79,29 @@ class JudgePair(BaseModel):
     suggestion: str
     with_suggestion: str
     with_item_title: str | None = None
-    history: tuple[Utterance, ...]
-    profile: UserProfile
 
     @property
     def key(self) -> tuple[str, int]:
         return (self.dialogue_id, self.turn)
 
 
-class JudgeRecord(BaseModel):
+class JudgePair(JudgedTurn):
+    """A turn whose chosen act had a strategy-level suggestion, with the inputs the responder
+    saw (D_h, U_p), so the no-suggestion counterfactual can be rebuilt exactly."""
+
+    history: tuple[Utterance, ...]
+    profile: UserProfile
+
+
+class JudgeRecord(JudgedTurn):
     """A judged pair as stored in a "judgment" event; `error` set means it was not judged."""
 
-    model_config = ConfigDict(frozen=True)
-
-    dialogue_id: str
-    system: str
-    sample_id: str
-    turn: int
-    act: str
-    suggestion: str
-    with_suggestion: str
-    with_item_title: str | None = None
     without_suggestion: str | None = None
     without_item_title: str | None = None
     verdict_ab: JudgeVerdict | None = None
     verdict_ba: JudgeVerdict | None = None
     outcome: Outcome | None = None
     error: str | None = None
-
-    @property
-    def key(self) -> tuple[str, int]:
-        return (self.dialogue_id, self.turn)
 
     @classmethod
     def from_pair(cls, pair: JudgePair, **fields: object) -> JudgeRecord:

@@ -63,6 +63,13 @@ def test_files_and_hand_computed_numbers(report: Path) -> None:
     assert pop.loc[("LLM", "bottom 50%"), ["n", "success_rate"]].tolist() == [1, 0.0]
     t1 = pd.read_csv(out / "tables" / "table1.csv").set_index("system")
     assert t1.loc["MACRS", "success"] == 0.5 and t1.loc["LLM", "n"] == 3
+    # MACRS act sequences: A R+ | A C R+ | A R R A R | A R C R R. Out of ask: R in 4 of 5.
+    tr = pd.read_csv(out / "tables" / "transitions.csv").query("system == 'MACRS'")
+    prob = tr.set_index(["source", "target"]).probability
+    assert prob[("START", "ask")] == 1.0 and prob[("ask", "recommend")] == pytest.approx(0.8)
+    # Out of recommend (8 turns): success 2, end 2, recommend 2, ask 1, chat 1.
+    assert prob[("recommend", "success")] == pytest.approx(2 / 8)
+    assert prob[("recommend", "chat")] == pytest.approx(1 / 8)
     assert (out / "results.csv").is_file() and (out / "tables" / "cost_by_system.csv").is_file()
 
 
