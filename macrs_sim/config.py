@@ -36,18 +36,39 @@ class EmbeddedModel(Strict):
 
 
 class OpenAIModel(Strict):
-    """Any OpenAI-compatible endpoint: OpenAI, `vllm serve`, llama-server, Ollama."""
+    """Any OpenAI-compatible endpoint: OpenAI, `vllm serve`, llama-server, Ollama.
+
+    `base_urls` makes a pool of replicas serving the same model: each gets
+    `max_concurrency` requests in flight, calls go to the least busy healthy one,
+    and a failing endpoint is set aside for `endpoint_cooldown_s` before it is tried again.
+    """
 
     backend: Literal["openai"] = "openai"
     model: str
     base_url: str | None = None
+    base_urls: tuple[str, ...] = ()
     # The *name* of the environment variable holding the key, never the key itself.
     api_key_env: str | None = "OPENAI_API_KEY"
+    # Per endpoint.
     max_concurrency: int = Field(default=8, ge=1)
     timeout_s: float = Field(default=60.0, gt=0)
     max_tokens: int = Field(default=512, ge=1)
     max_retries: int = Field(default=3, ge=0)
+    backoff_base_s: float = Field(default=0.5, ge=0)
+    backoff_max_s: float = Field(default=30.0, ge=0)
+    endpoint_cooldown_s: float = Field(default=30.0, ge=0)
+    # How JSON schemas are sent: OpenAI's response_format, or vLLM's structured outputs too.
+    structured_outputs: Literal["openai", "vllm"] = "openai"
     seed: int | None = 0
+
+    @model_validator(mode="after")
+    def _one_way_to_name_endpoints(self) -> OpenAIModel:
+        if self.base_url and self.base_urls:
+            raise ValueError("give base_url or base_urls, not both")
+        return self
+
+    def endpoints(self) -> tuple[str | None, ...]:
+        return self.base_urls or (self.base_url,)
 
 
 class ScriptedModel(Strict):
@@ -56,6 +77,7 @@ class ScriptedModel(Strict):
     backend: Literal["scripted"] = "scripted"
     latency_s: float = Field(default=0.0, ge=0)
     seed: int = 0
+    max_retries: int = Field(default=3, ge=0)
 
 
 ModelConfig = Annotated[EmbeddedModel | OpenAIModel | ScriptedModel, Field(discriminator="backend")]
@@ -135,9 +157,51 @@ class JudgeConfig(Strict):
     max_pairs: int | None = Field(default=None, ge=1)
 
 
+class FaultsConfig(Strict):
+    """Chaos testing: a seeded share of model calls fails in one of these ways.
+
+    Faults are injected below the retry layer, so they exercise retries, JSON repair
+    and the campaign's one-dialogue-per-fault guarantee.
+    """
+
+    rate: float = Field(default=0.0, ge=0, le=1)
+    kinds: tuple[Literal["exception", "timeout", "empty", "bad_json", "rate_limit"], ...] = (
+        "exception",
+        "timeout",
+        "empty",
+        "bad_json",
+        "rate_limit",
+    )
+    seed: int = 0
+
+
+class Price(Strict):
+    """US dollars per million tokens."""
+
+    prompt: float = Field(ge=0)
+    completion: float = Field(ge=0)
+
+
+class CacheConfig(Strict):
+    """SQLite response cache in front of every model: a repeated call costs nothing."""
+
+    enabled: bool = True
+    # Default: `llm_cache.sqlite` in the campaign's output_dir.
+    path: str | None = None
+
+
 class CampaignConfig(Strict):
     concurrency: int = Field(default=4, ge=1)
     output_dir: str = "runs"
+    # "local": one asyncio process; "ray": dialogues sharded over Ray actors (extra `ray`).
+    executor: Literal["local", "ray"] = "local"
+    ray_actors: int = Field(default=2, ge=1)
+    ray_address: str | None = None
+    # Price per model name (as recorded per call); unpriced models cost 0.
+    prices: dict[str, Price] = Field(default_factory=dict)
+    # Stop starting new dialogues once this many tokens / dollars were spent.
+    budget_tokens: int | None = Field(default=None, ge=1)
+    budget_usd: float | None = Field(default=None, gt=0)
 
 
 class Scenario(Strict):
@@ -150,6 +214,8 @@ class Scenario(Strict):
     systems: list[SystemConfig] = Field(min_length=1)
     campaign: CampaignConfig = Field(default_factory=CampaignConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    cache: CacheConfig = Field(default_factory=CacheConfig)
+    faults: FaultsConfig = Field(default_factory=FaultsConfig)
     # A folder of prompt files overriding the package's (same file names).
     prompts_dir: str | None = None
 
