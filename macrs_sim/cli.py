@@ -12,6 +12,7 @@ from rich.console import Console
 
 from macrs_sim.cli_analysis import add_analysis_commands
 from macrs_sim.cli_data import add_data_commands
+from macrs_sim.cli_serve import add_serve_commands
 from macrs_sim.errors import MacrsSimError
 
 console = Console()
@@ -19,16 +20,38 @@ console = Console()
 
 def _run(args: argparse.Namespace) -> int:
     from macrs_sim.analysis.report import print_table
-    from macrs_sim.campaign.runner import run_campaign_async
+    from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
     from macrs_sim.config import load_scenario
 
     scenario = load_scenario(args.scenario)
+    if args.executor:
+        campaign = scenario.campaign.model_copy(update={"executor": args.executor})
+        scenario = scenario.model_copy(update={"campaign": campaign})
     output = Path(args.output_dir) if args.output_dir else None
-    result = asyncio.run(
-        run_campaign_async(scenario, output_dir=output, progress=not args.no_progress)
-    )
+    try:
+        result = asyncio.run(
+            run_campaign_async(
+                scenario,
+                output_dir=output,
+                progress=not args.no_progress,
+                resume=not args.no_resume,
+                notify=lambda line: print(line, file=sys.stderr),
+            )
+        )
+    except CampaignInterrupted as stop:
+        print(stop, file=sys.stderr)
+        return 130
     print_table(result.metrics, console)
-    console.print(f"finished in {result.wall_s:.0f} s")
+    done = f"{result.stored} of {result.expected} dialogues stored"
+    if result.status == "stopped_budget":
+        print(
+            f"budget reached: {result.spend.describe()}; {done}; raise the budget and run"
+            f" the same command again to continue ({result.run_dir})"
+        )
+    elif result.status == "incomplete":
+        print(f"incomplete: {done}; run the same command again to retry the rest")
+    ended = "finished" if result.status == "finished" else "stopped"
+    console.print(f"{ended} in {result.wall_s:.0f} s")
     console.print(f"run directory: {result.run_dir}")
     console.print(f"report: {result.report_path}")
     return 0
@@ -53,6 +76,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("scenario")
     run.add_argument("--output-dir", help="where run directories go (default: the scenario's)")
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
+    run.add_argument(
+        "--no-resume",
+        action="store_true",
+        help="start a new run even if an unfinished run of this scenario is there",
+    )
+    run.add_argument(
+        "--executor", choices=["local", "ray"], help="where dialogues run (default: the scenario's)"
+    )
     run.set_defaults(func=_run)
     add_analysis_commands(sub)
     models = sub.add_parser("models", help="model backends").add_subparsers(
@@ -62,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("scenario")
     check.set_defaults(func=_models_check)
     add_data_commands(sub)
+    add_serve_commands(sub)
     return parser
 
 

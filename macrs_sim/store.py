@@ -118,6 +118,26 @@ class RunStore:
             )
         return cls(path, conn)
 
+    @staticmethod
+    def is_blank(path: Path | str) -> bool:
+        """True for a file with no tables at all: a run killed while creating its store."""
+        try:
+            conn = _connect(Path(path), "rw")
+            try:
+                return int(conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]) == 0
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError:
+            return False
+
+    def integrity_problem(self) -> str | None:
+        """None when SQLite finds the file sound, else its first complaint."""
+        try:
+            row = self._conn.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        return None if row[0] == "ok" else str(row[0])
+
     def close(self) -> None:
         self._conn.close()
 
@@ -190,6 +210,25 @@ class RunStore:
                 conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"dialogue {result.dialogue_id} not written: {exc}") from None
+
+    def write_prepared(self, samples: Sequence[Sample], calls: Sequence[LLMCallRecord]) -> None:
+        """Prepared samples with the calls that prepared them, all or nothing, so a run
+        killed in between neither loses the samples nor records their calls twice."""
+        rows = [(s.sample_id, s.model_dump_json()) for s in samples]
+        try:
+            with self._transaction() as conn:
+                conn.executemany("INSERT INTO samples (sample_id, json) VALUES (?, ?)", rows)
+                conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+        except sqlite3.IntegrityError as exc:
+            raise ValueError(f"samples not written: {exc}") from None
+
+    def uncached_usage(self) -> list[tuple[str, int, int]]:
+        """(model, prompt tokens, completion tokens) of calls that reached a backend."""
+        rows = self._conn.execute(
+            "SELECT model, SUM(prompt_tokens), SUM(completion_tokens) FROM llm_calls"
+            " WHERE cached = 0 GROUP BY model ORDER BY model"
+        )
+        return [(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     def write_calls(self, calls: Sequence[LLMCallRecord]) -> None:
         """Record calls not tied to a written dialogue (e.g. sample building)."""

@@ -73,7 +73,7 @@ def test_zip_to_campaign_in_three_commands(tmp_path: Path) -> None:
     assert "wrote 3 samples to samples/ml.jsonl" in build.stdout
     run = cli("run", str(sc), "--no-progress", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    (run_dir,) = (tmp_path / "runs").iterdir()
+    (run_dir,) = [p for p in (tmp_path / "runs").iterdir() if p.is_dir()]  # not llm_cache
     shared = (tmp_path / "samples" / "ml.jsonl").read_text().splitlines()
     assert (run_dir / "samples.jsonl").read_text().splitlines()[1:] == shared[1:]
     info = cli("data", "info", "data/ml-latest-small.sqlite", cwd=tmp_path)

@@ -16,7 +16,7 @@ import pandas as pd
 
 from macrs_sim.analysis import acts, plots, transitions
 from macrs_sim.analysis.combine import Comparison, combine_runs
-from macrs_sim.analysis.cost import cost_table, render_cost_markdown
+from macrs_sim.analysis.cost import cost_table, render_cost_markdown, run_prices
 from macrs_sim.analysis.load import RunData
 from macrs_sim.analysis.metrics import compute_metrics, metrics_frame
 from macrs_sim.analysis.report_sections import (
@@ -164,9 +164,10 @@ def build_report(
     ]
     md += ["", *_figures(cmp, out, tables), "", *_transitions(cmp, out, tables)]
     md += ["", judge_section(cmp, tables), validity_section(cmp, out, catalog_for)]
-    md += [render_cost_markdown(cmp.calls)]
+    prices = run_prices(r.scenario for r in runs)
+    md += [render_cost_markdown(cmp.calls, prices=prices)]
     for by in (["system"], ["system", "role"], ["system", "turn"]):
-        tables["cost_by_" + "_".join(by)] = cost_table(cmp.calls, by)
+        tables["cost_by_" + "_".join(by)] = cost_table(cmp.calls, by, prices)
     md += [case_study_section(cmp, options.case_ids, options.explain, catalog_for)]
     (out / "tables").mkdir(exist_ok=True)
     for name, frame in tables.items():

@@ -1,29 +1,36 @@
-"""The campaign orchestrator: samples once, then every (system, sample) dialogue, bounded."""
+"""The campaign orchestrator: samples once, then every (system, sample) dialogue, bounded.
+
+Running the same scenario again resumes its newest unfinished run (crash, SIGKILL,
+Ctrl-C or budget stop): its stored samples are reused, its stored dialogues are
+skipped and every other dialogue starts from its beginning (see rundir, resume).
+"""
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from macrs_sim.analysis.metrics import SystemMetrics
 from macrs_sim.analysis.report import run_metrics, write_report
-from macrs_sim.campaign.dialogue import run_dialogue
-from macrs_sim.campaign.judging import judge_campaign
-from macrs_sim.campaign.progress import CampaignProgress
-from macrs_sim.campaign.rundir import SAMPLES_FILE, STORE_FILE, discard_run_dir, new_run_dir
-from macrs_sim.campaign.sampling import load_sample_set, prepare_samples, sample_set_header
-from macrs_sim.campaign.setup import CampaignSetup
-from macrs_sim.config import Scenario, SystemConfig, load_scenario
-from macrs_sim.data.sample_set import write_sample_set
+from macrs_sim.campaign.executor import Executor
+from macrs_sim.campaign.local_executor import LocalExecutor
+from macrs_sim.campaign.resume import RunStatus, Session
+from macrs_sim.campaign.rundir import STORE_FILE, claim_run_dir, discard_run_dir
+from macrs_sim.campaign.sampling import load_sample_set
+from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
+from macrs_sim.campaign.stopping import CampaignInterrupted
+from macrs_sim.config import Scenario, load_scenario
 from macrs_sim.data.samples import build_samples
+from macrs_sim.errors import ConfigError
 from macrs_sim.llm.factory import preflight
+from macrs_sim.llm.pricing import Spend
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import DialogueResult, Sample
 from macrs_sim.store import RunStore
+
+__all__ = ["CampaignInterrupted", "CampaignResult", "run_campaign", "run_campaign_async"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +38,12 @@ class CampaignResult:
     run_dir: Path
     metrics: list[SystemMetrics]
     wall_s: float
+    status: RunStatus
+    resumed: bool
+    already_done: int  # dialogues stored by earlier sessions of a resumed run
+    stored: int  # dialogues in the store now
+    expected: int
+    spend: Spend  # this run's spending, earlier sessions included
 
     @property
     def store_path(self) -> Path:
@@ -41,47 +54,68 @@ class CampaignResult:
         return self.run_dir / "report.md"
 
 
+def make_executor(setup: CampaignSetup) -> Executor:
+    campaign = setup.scenario.campaign
+    if campaign.executor == "local":
+        return LocalExecutor(setup)
+    try:
+        from macrs_sim.campaign.ray_executor import RayExecutor
+    except ImportError as err:
+        raise ConfigError(
+            f"campaign.executor = 'ray' cannot be used ({err}):"
+            " install the ray extra: pip install 'macrs-sim[ray]'"
+        ) from None
+    executor: Executor = RayExecutor(campaign.ray_actors, campaign.ray_address)
+    return executor
+
+
 async def run_campaign_async(
     scenario: Scenario,
     *,
     output_dir: Path | None = None,
     progress: bool = True,
     scripted_rules: Mapping[str, Rule] | None = None,
+    resume: bool = True,
+    notify: Callable[[str], None] | None = None,
+    report: bool = True,
 ) -> CampaignResult:
+    """Run (or resume, unless `resume` is False) a campaign; Ctrl-C raises CampaignInterrupted.
+
+    `notify` gets one-line news such as which run is resumed and how far it got;
+    `report=False` skips writing report.md and its figures (`macrs-sim report` can later).
+    """
     started = time.perf_counter()
+    scenario = with_cache_path(scenario, output_dir)
     setup = CampaignSetup.from_scenario(scenario, scripted_rules=scripted_rules)
-    # Bad data fails here, before any file is made.
-    shared = load_sample_set(setup)
-    samples = shared if shared is not None else build_samples(setup.dataset, scenario.data)
-    for cfg in setup.model_configs():
-        await preflight(cfg)
-    run_dir = new_run_dir(scenario, output_dir)
     try:
-        with RunStore.create(run_dir / STORE_FILE) as store:
-            store.set_meta("scenario_name", scenario.name)
-            store.set_meta("systems", json.dumps([s.name for s in scenario.systems]))
-            # "running" until the last dialogue is stored: reports can tell a partial run.
-            store.set_meta("status", "running")
-            store.set_meta("expected_dialogues", str(len(scenario.systems) * len(samples)))
-            with CampaignProgress(enabled=progress) as bar:
-                if shared is None:
-                    samples = await prepare_samples(setup, samples, bar)
-                    store.write_calls(setup.log.pop(None))
-                _record_samples(setup, samples, store)
-                await _run_dialogues(setup, samples, store, bar)
-            store.set_meta("prompt_sha256", json.dumps(setup.prompts.hashes()))
-            store.set_meta("status", "finished")
-            metrics = run_metrics(store)
-        if scenario.judge.enabled:
-            await judge_campaign(setup, run_dir)
-    except BaseException:
-        if not (run_dir / STORE_FILE).exists() or not _has_dialogues(run_dir):
-            discard_run_dir(run_dir)
-        raise
+        # Bad data, models or executor fail here, before any file is made.
+        shared = load_sample_set(setup)
+        drawn = shared if shared is not None else build_samples(setup.dataset, scenario.data)
+        for cfg in setup.model_configs():
+            await preflight(cfg)
+        executor = make_executor(setup)
+        base = output_dir if output_dir is not None else Path(scenario.campaign.output_dir)
+        run_dir, lock, resumed = claim_run_dir(scenario, base, resume=resume)
+        try:
+            session = Session(setup, run_dir, resumed, progress, scripted_rules, notify)
+            outcome = await session.run(executor, drawn, prepared=shared is not None)
+        except CampaignInterrupted:
+            raise  # kept, even with nothing stored yet: the same command resumes it
+        except Exception:
+            if not resumed and not _has_dialogues(run_dir):
+                discard_run_dir(run_dir)
+            raise
+        finally:
+            lock.release()
     finally:
         await setup.close()
-    write_report(run_dir, setup.catalog)
-    return CampaignResult(run_dir, metrics, time.perf_counter() - started)
+    if report:
+        write_report(run_dir, setup.catalog)
+    o = outcome
+    return CampaignResult(
+        run_dir, run_metrics_of(run_dir), time.perf_counter() - started,
+        o.status, resumed, o.already_done, o.stored, o.expected, o.spend,
+    )  # fmt: skip
 
 
 def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignResult:
@@ -91,50 +125,14 @@ def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignR
     return asyncio.run(run_campaign_async(scenario, **kwargs))  # type: ignore[arg-type]
 
 
+def run_metrics_of(run_dir: Path) -> list[SystemMetrics]:
+    with RunStore.open(run_dir / STORE_FILE) as store:
+        return run_metrics(store)
+
+
 def _has_dialogues(run_dir: Path) -> bool:
     try:
         with RunStore.open(run_dir / STORE_FILE) as store:
             return store.counts()["dialogues"] > 0
     except Exception:
         return False
-
-
-def _record_samples(setup: CampaignSetup, samples: list[Sample], store: RunStore) -> None:
-    """The store keeps the samples; `samples.jsonl` is a sample-set file others can reuse."""
-    store.write_samples(samples)
-    store.set_meta("dataset", setup.dataset.name)
-    store.set_meta("dataset_fingerprint", setup.dataset.fingerprint)
-    header = sample_set_header(setup, len(samples))
-    write_sample_set(store.path.parent / SAMPLES_FILE, header, samples)
-
-
-async def _run_dialogues(
-    setup: CampaignSetup, samples: list[Sample], store: RunStore, bar: CampaignProgress
-) -> None:
-    limit = asyncio.Semaphore(setup.scenario.campaign.concurrency)
-    tasks = {s.name: bar.add(s.name, len(samples)) for s in setup.scenario.systems}
-
-    async def one(system_cfg: SystemConfig, sample: Sample) -> None:
-        dialogue_id = f"{system_cfg.name}:{sample.sample_id}"
-        async with limit:
-            result = await _dialogue(setup, system_cfg, sample, dialogue_id)
-        # The single event loop owns the store: writes happen here, one dialogue at a time.
-        store.write_dialogue(result, setup.log.pop(dialogue_id))
-        bar.advance(tasks[system_cfg.name], success=result.status == "success")
-
-    await asyncio.gather(*(one(c, s) for c in setup.scenario.systems for s in samples))
-
-
-async def _dialogue(
-    setup: CampaignSetup, cfg: SystemConfig, sample: Sample, dialogue_id: str
-) -> DialogueResult:
-    system = setup.build_system(cfg, dialogue_id)
-    simulator = setup.build_simulator(sample, dialogue_id, cfg.name)
-    return await run_dialogue(
-        system,
-        simulator,
-        setup.grounder,
-        dialogue_id=dialogue_id,
-        sample=sample,
-        protocol=setup.scenario.protocol,
-    )

@@ -10,10 +10,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from autogen_core.models import ChatCompletionClient
+
+from macrs_sim.campaign.dialogue import describe_error
 from macrs_sim.campaign.progress import CampaignProgress
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.data.sample_set import SampleSetHeader, read_sample_set, write_sample_set
 from macrs_sim.data.samples import build_samples
+from macrs_sim.errors import MacrsSimError, ModelUnavailableError
 from macrs_sim.protocol import Sample
 from macrs_sim.simulators.agenda import prepare_agenda_sample
 from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS
@@ -45,13 +49,35 @@ async def prepare_samples(
 
     async def one(sample: Sample) -> Sample:
         async with limit:
-            done = await prepare_sample(
-                client, setup.prompts, setup.catalog, sample, retries, template=template
-            )
+            done = await _prepare_one(setup, client, sample, retries, template)
             bar.advance(task)
             return done
 
     return list(await asyncio.gather(*(one(s) for s in samples)))
+
+
+# Whole-sample attempts on top of the client's own retries: a sample whose preparation still
+# fails is a setup problem (wrong key, wrong model), and the campaign stops with one line.
+SAMPLE_ATTEMPTS = 3
+
+
+async def _prepare_one(
+    setup: CampaignSetup, client: ChatCompletionClient, sample: Sample, retries: int, template: str
+) -> Sample:
+    for attempt in range(1, SAMPLE_ATTEMPTS + 1):
+        try:
+            return await prepare_sample(
+                client, setup.prompts, setup.catalog, sample, retries, template=template
+            )
+        except MacrsSimError:
+            raise
+        except Exception as err:
+            if attempt == SAMPLE_ATTEMPTS:
+                raise ModelUnavailableError(
+                    f"preparing sample {sample.sample_id} (target profile, opening) failed "
+                    f"{SAMPLE_ATTEMPTS} times: {describe_error(err)}"
+                ) from None
+    raise AssertionError("unreachable")
 
 
 def sample_set_header(setup: CampaignSetup, n_samples: int) -> SampleSetHeader:

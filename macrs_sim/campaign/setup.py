@@ -17,6 +17,7 @@ from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
 from macrs_sim.llm.accounting import CallLog
+from macrs_sim.llm.cache import CACHE_FILE, ResponseCache
 from macrs_sim.llm.factory import build_client
 from macrs_sim.llm.scripted import Rule
 from macrs_sim.prompts import PromptLibrary
@@ -28,6 +29,23 @@ from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
 
 def model_key(cfg: ModelConfig) -> str:
     return cfg.model_dump_json()
+
+
+def cache_path(scenario: Scenario, output_dir: Path | None = None) -> Path:
+    """scenario.cache.path, else the cache file in the output folder (`output_dir`, the
+    runner's override, else campaign.output_dir); absolute, so processes started
+    elsewhere (Ray actors) open the same file."""
+    if scenario.cache.path:
+        return Path(scenario.cache.path).expanduser().resolve()
+    base = output_dir if output_dir is not None else Path(scenario.campaign.output_dir)
+    return (base / CACHE_FILE).resolve()
+
+
+def with_cache_path(scenario: Scenario, output_dir: Path | None) -> Scenario:
+    """`scenario` with its cache file pinned, for a runner whose output folder overrides
+    the scenario's: every CampaignSetup built from it (also in Ray actors) shares the file."""
+    cache = scenario.cache.model_copy(update={"path": str(cache_path(scenario, output_dir))})
+    return scenario.model_copy(update={"cache": cache})
 
 
 @dataclass
@@ -44,6 +62,10 @@ class CampaignSetup:
         self.grounder = Grounder(self.catalog)
         if self.scripted_rules is None:
             self.scripted_rules = default_scripted_rules([i.display_title for i in self.catalog])
+        # One cache per campaign, shared by every model (their entries never mix: the key
+        # names the model). It opens, creating its folder, on the first call.
+        enabled = self.scenario.cache.enabled
+        self.cache = ResponseCache(cache_path(self.scenario)) if enabled else None
 
     @classmethod
     def from_scenario(cls, scenario: Scenario, **kwargs: object) -> CampaignSetup:
@@ -60,6 +82,8 @@ class CampaignSetup:
                 temperature=self.scenario.protocol.temperature,
                 log=self.log,
                 scripted_rules=self.scripted_rules,
+                cache=self.cache,
+                faults=self.scenario.faults,
             )
         return self.clients[key]
 
@@ -106,3 +130,5 @@ class CampaignSetup:
     async def close(self) -> None:
         for client in self.clients.values():
             await client.close()
+        if self.cache is not None:
+            self.cache.close()

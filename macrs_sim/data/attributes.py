@@ -7,6 +7,7 @@ about the target). Matching is lexical and deterministic so both are auditable.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -48,10 +49,14 @@ _NUMBER_WORDS = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![a-z0-9])" + re.escape(phrase.lower()) + r"(?![a-z0-9])")
+
+
 def _contains_phrase(text: str, phrase: str) -> bool:
     """Whole-word, case-insensitive containment ('war' is not in 'award')."""
-    pattern = r"(?<![a-z0-9])" + re.escape(phrase.lower()) + r"(?![a-z0-9])"
-    return re.search(pattern, text.lower()) is not None
+    return _phrase_pattern(phrase).search(text.lower()) is not None
 
 
 def genre_words(genre: str) -> tuple[str, ...]:

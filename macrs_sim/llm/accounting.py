@@ -6,6 +6,7 @@ system, role and turn that made them without changing the client interface.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,23 +19,33 @@ from macrs_sim.protocol import LLMCallRecord
 
 
 class CallLog:
-    """Collects call records until the dialogue that made them is finished and pops them."""
+    """Collects call records until the dialogue that made them is finished and pops them.
+
+    Records are grouped per dialogue, so popping one finished dialogue costs only its own
+    calls however many dialogues are in flight (a scan of everything was quadratic over
+    a campaign). A running sequence number keeps the global call order for `all()`.
+    """
 
     def __init__(self) -> None:
-        self._records: list[LLMCallRecord] = []
+        self._by_dialogue: dict[str | None, list[tuple[int, LLMCallRecord]]] = {}
+        self._seq = 0
 
     def record(self, rec: LLMCallRecord) -> None:
-        self._records.append(rec)
+        self._seq += 1
+        self._by_dialogue.setdefault(rec.dialogue_id, []).append((self._seq, rec))
 
     def pop(self, dialogue_id: str | None) -> list[LLMCallRecord]:
         """Remove and return `dialogue_id`'s records, in call order."""
-        mine = [r for r in self._records if r.dialogue_id == dialogue_id]
-        self._records = [r for r in self._records if r.dialogue_id != dialogue_id]
-        return mine
+        return [rec for _, rec in self._by_dialogue.pop(dialogue_id, [])]
 
     def all(self) -> list[LLMCallRecord]:
         """Every record not popped yet, in call order."""
-        return list(self._records)
+        merged = heapq.merge(*self._by_dialogue.values(), key=lambda pair: pair[0])
+        return [rec for _, rec in merged]
+
+    def pending(self) -> int:
+        """How many records are not popped yet (a finished campaign leaves none)."""
+        return sum(len(recs) for recs in self._by_dialogue.values())
 
 
 class AccountingClient(WrappingClient):

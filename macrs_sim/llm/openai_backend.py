@@ -7,8 +7,10 @@ import os
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urlparse
 
+import httpx
 from autogen_core.models import ChatCompletionClient, CreateResult, ModelInfo
 from autogen_ext.models.openai import OpenAIChatCompletionClient
 from autogen_ext.models.openai.config import OpenAIClientConfiguration
@@ -16,6 +18,9 @@ from autogen_ext.models.openai.config import OpenAIClientConfiguration
 from macrs_sim.config import OpenAIModel
 from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm.base import WrappingClient
+from macrs_sim.llm.http_transport import AiohttpTransport
+from macrs_sim.llm.pool import EndpointPool
+from macrs_sim.llm.wire import WireClient
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -53,7 +58,7 @@ def api_key(cfg: OpenAIModel) -> str:
     key = os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
     if key:
         return key
-    if _is_local(cfg.base_url):
+    if all(_is_local(url) for url in cfg.endpoints()):
         return "EMPTY"
     raise ModelUnavailableError(
         f"model.api_key_env: environment variable {cfg.api_key_env} is not set"
@@ -63,14 +68,32 @@ def api_key(cfg: OpenAIModel) -> str:
 
 
 def build_openai_client(cfg: OpenAIModel, *, temperature: float) -> ChatCompletionClient:
-    """An autogen `OpenAIChatCompletionClient` behind a concurrency limit.
+    """One autogen `OpenAIChatCompletionClient` per endpoint: a single one behind a
+    concurrency limit, or several in an `EndpointPool` (limit per endpoint).
 
     The SDK's own retries are off (max_retries=0): `RetryingClient` retries with
     cfg.max_retries, and doing both would multiply attempts and hide them.
     """
+    key = api_key(cfg)
+    urls = [url or DEFAULT_BASE_URL for url in cfg.endpoints()]
+    clients = [(url, _endpoint_client(cfg, url, key, temperature)) for url in urls]
+    if len(clients) == 1:
+        return ConcurrencyLimitedClient(clients[0][1], cfg.max_concurrency)
+    return EndpointPool(
+        clients,
+        max_concurrency=cfg.max_concurrency,
+        cooldown_s=cfg.endpoint_cooldown_s,
+        wait_timeout_s=cfg.timeout_s,
+    )
+
+
+def _endpoint_client(
+    cfg: OpenAIModel, url: str, key: str, temperature: float
+) -> ChatCompletionClient:
     args: OpenAIClientConfiguration = {
         "model": cfg.model,
-        "api_key": api_key(cfg),
+        "api_key": key,
+        "base_url": url,
         "temperature": temperature,
         "max_tokens": cfg.max_tokens,
         "timeout": cfg.timeout_s,
@@ -79,35 +102,44 @@ def build_openai_client(cfg: OpenAIModel, *, temperature: float) -> ChatCompleti
         # OpenAI-compatible servers reject it.
         "include_name_in_message": False,
     }
-    if cfg.base_url:
-        args["base_url"] = cfg.base_url
     if cfg.seed is not None:
         args["seed"] = cfg.seed
+    if cfg.structured_outputs == "vllm":
+        args["top_p"] = 1.0  # see wire.VLLM_SAMPLING
+    # Not in autogen's TypedDict, but passed on to AsyncOpenAI (see http_transport for why).
+    http: dict[str, Any] = {
+        "http_client": httpx.AsyncClient(transport=AiohttpTransport(), timeout=cfg.timeout_s)
+    }
     try:
-        inner = OpenAIChatCompletionClient(**args)
+        inner = OpenAIChatCompletionClient(**args, **http)
     except ValueError:  # a model name autogen-ext has no built-in info for
         args["model_info"] = UNKNOWN_MODEL_INFO
-        inner = OpenAIChatCompletionClient(**args)
-    return ConcurrencyLimitedClient(inner, cfg.max_concurrency)
+        inner = OpenAIChatCompletionClient(**args, **http)
+    return WireClient(inner, key=key, vllm=cfg.structured_outputs == "vllm")
 
 
 async def check_endpoint(cfg: OpenAIModel, *, timeout_s: float = 5.0) -> None:
-    """GET {base_url}/models; ModelUnavailableError with one line when it does not answer."""
-    base = (cfg.base_url or DEFAULT_BASE_URL).rstrip("/")
-    request = urllib.request.Request(
-        f"{base}/models", headers={"Authorization": f"Bearer {api_key(cfg)}"}
+    """GET {url}/models on every endpoint; ModelUnavailableError naming the first that fails."""
+    urls = [(url or DEFAULT_BASE_URL).rstrip("/") for url in cfg.endpoints()]
+    names = [f"model.base_urls[{i}]" for i in range(len(urls))] if cfg.base_urls else []
+    results = await asyncio.gather(
+        *(_check_one(url, api_key(cfg), timeout_s) for url in urls), return_exceptions=True
     )
+    for i, (url, problem) in enumerate(zip(urls, results, strict=True)):
+        if isinstance(problem, BaseException):
+            name = names[i] if names else "model.base_url"
+            raise ModelUnavailableError(f"{name} {url}: {problem}") from None
+
+
+async def _check_one(url: str, key: str, timeout_s: float) -> None:
+    """Raises OSError with the one-line problem (after `{url}: `) when GET /models fails."""
+    request = urllib.request.Request(f"{url}/models", headers={"Authorization": f"Bearer {key}"})
     try:
         await asyncio.to_thread(_get, request, timeout_s)
     except urllib.error.HTTPError as err:
-        raise ModelUnavailableError(
-            f"model.base_url {base}: endpoint answered HTTP {err.code} {err.reason} to GET /models"
-        ) from None
+        raise OSError(f"endpoint answered HTTP {err.code} {err.reason} to GET /models") from None
     except (urllib.error.URLError, OSError, ValueError) as err:
-        reason = _reason(err)
-        raise ModelUnavailableError(
-            f"model.base_url {base}: endpoint unreachable ({reason})"
-        ) from None
+        raise OSError(f"endpoint unreachable ({_reason(err)})") from None
 
 
 def _get(request: urllib.request.Request, timeout_s: float) -> None:

@@ -18,7 +18,7 @@ MAX_RETRY_AFTER_S = 60.0
 
 
 def retry_after_s(err: openai.APIStatusError) -> float | None:
-    """The pause a 429 asks for (retry-after-ms, or retry-after in seconds or as a date)."""
+    """The pause a 429 (or 503) asks for: retry-after-ms, or retry-after in seconds or a date."""
     headers = err.response.headers
     try:
         if "retry-after-ms" in headers:
@@ -45,32 +45,42 @@ def is_transient(err: BaseException) -> bool:
 
 
 class RetryingClient(WrappingClient):
-    """Retries transient failures with capped exponential backoff and seeded jitter."""
+    """Retries transient failures with capped exponential backoff and seeded jitter.
+
+    Wait after failed attempt n: the server's Retry-After when it gives one (capped at
+    MAX_RETRY_AFTER_S), else min(max_s, base_s * 2**(n-1)) scaled by a seeded factor in
+    [0.5, 1). Timeouts, lost connections, 429 and 5xx are retried; other 4xx are not.
+    The per-attempt timeout is the backend's own (OpenAIModel.timeout_s).
+    """
 
     def __init__(
         self,
         inner: ChatCompletionClient,
         *,
         attempts: int = 3,
-        base_delay_s: float = 0.5,
-        max_delay_s: float = 8.0,
+        base_s: float = 0.5,
+        max_s: float = 30.0,
         seed: int = 0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        base_delay_s: float | None = None,
+        max_delay_s: float | None = None,
     ) -> None:
         super().__init__(inner)
         self.attempts = max(1, attempts)
-        self.base_delay_s = base_delay_s
-        self.max_delay_s = max_delay_s
+        # base_delay_s / max_delay_s: the earlier names, still accepted.
+        self.base_s = base_s if base_delay_s is None else base_delay_s
+        self.max_s = max_s if max_delay_s is None else max_delay_s
         self._rng = random.Random(seed)
         self._sleep = sleep  # injectable so tests can observe delays without waiting
 
     def delay_s(self, err: BaseException, attempt: int) -> float:
         """How long to wait after failed `attempt` (1-based)."""
-        if isinstance(err, openai.RateLimitError):
+        # 429s carry Retry-After; so do some proxies' 503s.
+        if isinstance(err, openai.APIStatusError):
             asked = retry_after_s(err)
             if asked is not None:
                 return min(max(asked, 0.0), MAX_RETRY_AFTER_S)
-        backoff = min(self.max_delay_s, self.base_delay_s * 2.0 ** (attempt - 1))
+        backoff = min(self.max_s, self.base_s * 2.0 ** (attempt - 1))
         # Jitter spreads out retries of many concurrent dialogues hitting the same limit.
         return backoff * (0.5 + 0.5 * self._rng.random())
 

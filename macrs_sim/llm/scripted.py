@@ -36,7 +36,8 @@ class ScriptedChatCompletionClient(SimpleChatClient):
 
     Without a rule, a `json_output` schema gets a valid synthesized instance,
     `json_output=True` gets "{}", and plain text requests get a short text naming
-    the role. `calls` keeps every request for test assertions.
+    the role. `calls` keeps every request for test assertions; a campaign passes
+    `record_calls=False`, since it would otherwise hold every prompt of the run.
     """
 
     def __init__(
@@ -47,6 +48,7 @@ class ScriptedChatCompletionClient(SimpleChatClient):
         latency_s: float = 0.0,
         seed: int = 0,
         model: str = "scripted",
+        record_calls: bool = True,
     ) -> None:
         super().__init__()
         self.rules = dict(rules or {})
@@ -54,6 +56,7 @@ class ScriptedChatCompletionClient(SimpleChatClient):
         self.latency_s = latency_s
         self.seed = seed
         self.model = model
+        self.record_calls = record_calls
         self.calls: list[ScriptedRequest] = []
 
     async def _complete(
@@ -65,7 +68,8 @@ class ScriptedChatCompletionClient(SimpleChatClient):
     ) -> CreateResult:
         schema = json_output if isinstance(json_output, type) else None
         request = ScriptedRequest(messages=tuple(messages), context=current_call(), schema=schema)
-        self.calls.append(request)
+        if self.record_calls:
+            self.calls.append(request)
         if self.latency_s > 0:
             await asyncio.sleep(self.latency_s)
         text = self._reply(request, json_mode=json_output is True)

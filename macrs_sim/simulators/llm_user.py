@@ -7,7 +7,13 @@ regenerated, then redacted, and every leak is counted.
 
 from __future__ import annotations
 
-from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
+from autogen_core.models import (
+    AssistantMessage,
+    ChatCompletionClient,
+    LLMMessage,
+    SystemMessage,
+    UserMessage,
+)
 
 from macrs_sim.agents.rendering import render_history
 from macrs_sim.data.catalog import Catalog
@@ -90,8 +96,11 @@ class LLMUserSimulator:
             text = await complete_text(self._client, messages)
             while guard and self._guard.leaks(text) and retries < self._max_leak_retries:
                 retries += 1
+                # The leaking reply stays in the conversation, so each retry is a new request:
+                # at temperature 0 (or through the cache) a repeated request repeats the leak.
                 retry_note = UserMessage(content=self._template.render("leak_retry"), source="user")
-                text = await complete_text(self._client, [*messages, retry_note])
+                messages = [*messages, AssistantMessage(content=text, source="user"), retry_note]
+                text = await complete_text(self._client, messages)
         if guard and self._guard.leaks(text):
             return self._guard.redact(text), retries, True
         return text, retries, False

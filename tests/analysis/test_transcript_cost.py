@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from macrs_sim.analysis.cost import cost_table, render_cost_markdown
 from macrs_sim.analysis.load import load_run
 from macrs_sim.analysis.transcript import pick_case_studies, render_transcript
@@ -80,3 +82,21 @@ def test_cost_tables(tmp_path: Path) -> None:
     md = render_cost_markdown(run.calls)
     assert "| MACRS | 4 | 0 | 0 | 400 | 40 | 440 | 2.000 | 0.500 |" in md
     assert "| MACRS | 2 | 2 | 0 | 0 | 200 | 20 | 220 | 1.000 | 0.500 |" in md  # turn 2
+
+
+def test_cost_tables_price_uncached_calls_when_the_scenario_has_prices(tmp_path: Path) -> None:
+    from macrs_sim.analysis.cost import run_prices
+
+    scripts = [Script("MACRS", "s-1", ("A", "R+")), Script("LLM", "s-1", ("R+",))]
+    run = load_run(make_run(tmp_path, "r", SYSTEMS, SAMPLES, scripts, calls_per_turn=2))
+    assert "cost_usd" not in cost_table(run.calls, ["system"]).columns  # unpriced run
+    prices = run_prices([{"campaign": {"prices": {"hand": {"prompt": 1.0, "completion": 10.0}}}}])
+    calls = run.calls.copy()
+    calls.loc[0, "cached"] = True  # a cached call costs nothing
+    per_system = cost_table(calls, ["system"], prices).set_index("system")
+    # Each call: 100 x $1/M + 10 x $10/M = $0.0002; MACRS 4 calls, one of them cached.
+    assert per_system["cost_usd"].tolist() == pytest.approx([0.0006, 0.0004])
+    md = render_cost_markdown(calls, prices=prices)
+    assert "| system | calls | errors | cached |" in md and "| cost_usd |" in md
+    assert "| 0.0006 |" in md and "total $0.0010" in md
+    assert run_prices([{"name": "no prices"}]) is None

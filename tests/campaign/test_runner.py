@@ -192,3 +192,113 @@ async def test_judge_phase_writes_table2(tmp_path: Path, catalog: Catalog) -> No
         assert await judge_campaign(setup, result.run_dir) == []  # resumes: nothing left
     finally:
         await setup.close()
+
+
+# --- the local executor -------------------------------------------------------------------
+
+
+def agenda_setup(tmp_path: Path, catalog: Catalog, concurrency: int = 3):  # type: ignore[no-untyped-def]
+    from macrs_sim.campaign.executor import DialogueJob
+    from macrs_sim.campaign.setup import CampaignSetup
+    from macrs_sim.config import CampaignConfig
+    from macrs_sim.simulators.agenda import prepare_agenda_sample
+
+    sc = scenario(tmp_path, catalog, n_samples=4).model_copy(
+        update={
+            "simulator": SimulatorConfig(kind="agenda"),
+            "campaign": CampaignConfig(concurrency=concurrency, output_dir=str(tmp_path)),
+        }
+    )
+    setup = CampaignSetup.from_scenario(sc)
+    samples = [
+        prepare_agenda_sample(setup.catalog, s) for s in build_samples(setup.dataset, sc.data)
+    ]
+    jobs = [DialogueJob(s.name, x) for s in sc.systems for x in samples]
+    return sc, setup, jobs
+
+
+async def test_local_executor_bounds_concurrency_stops_on_request_and_keeps_nothing(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import gc
+    import weakref
+
+    from macrs_sim.campaign import local_executor
+    from macrs_sim.campaign.local_executor import LocalExecutor, error_result
+    from macrs_sim.protocol import DialogueResult
+
+    sc, setup, jobs = agenda_setup(tmp_path, catalog, concurrency=3)
+    in_flight, peak = 0, 0
+
+    async def fake_dialogue(*args: object, **kw: object) -> DialogueResult:
+        nonlocal in_flight, peak
+        in_flight += 1
+        peak = max(peak, in_flight)
+        await asyncio.sleep(0.01)
+        in_flight -= 1
+        job = next(j for j in jobs if j.dialogue_id == kw["dialogue_id"])
+        return error_result(job, 3, RuntimeError("a big result " * 1000))
+
+    monkeypatch.setattr(local_executor, "run_dialogue", fake_dialogue)
+    done: list[weakref.ref[object]] = []
+    try:
+        await LocalExecutor(setup).run(
+            sc, jobs, lambda r, calls: done.append(weakref.ref(r)), lambda: len(done) >= 4
+        )
+    finally:
+        await setup.close()
+    assert peak == 3
+    # Stopped after 4: the 3 in flight when the 4th finished ran on, none started after.
+    assert 4 <= len(done) <= 6 < len(jobs)
+    gc.collect()
+    assert all(ref() is None for ref in done)  # finished dialogues are not kept
+
+
+async def test_faults_outside_run_dialogue_cost_only_their_dialogue(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from macrs_sim.campaign.local_executor import LocalExecutor
+    from macrs_sim.campaign.setup import CampaignSetup
+    from macrs_sim.protocol import DialogueResult, LLMCallRecord
+
+    sc, setup, jobs = agenda_setup(tmp_path, catalog)
+    build = CampaignSetup.build_simulator
+
+    def broken_simulator(self: CampaignSetup, sample: object, dialogue_id: str, name: str):  # type: ignore[no-untyped-def]
+        if dialogue_id == jobs[0].dialogue_id:
+            raise RuntimeError("simulator would not build")
+        return build(self, sample, dialogue_id, name)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CampaignSetup, "build_simulator", broken_simulator)
+    stored: dict[str, DialogueResult] = {}
+
+    def on_done(result: DialogueResult, calls: list[LLMCallRecord]) -> None:
+        if result.dialogue_id == jobs[1].dialogue_id and result.status != "error":
+            raise TypeError("result cannot be stored")  # a bug in on_done
+        stored[result.dialogue_id] = result
+
+    try:
+        await LocalExecutor(setup).run(sc, jobs, on_done, lambda: False)
+    finally:
+        await setup.close()
+    assert len(stored) == len(jobs)
+    assert stored[jobs[0].dialogue_id].error == "RuntimeError: simulator would not build"
+    assert stored[jobs[1].dialogue_id].error == "TypeError: result cannot be stored"
+    broken = {jobs[0].dialogue_id, jobs[1].dialogue_id}
+    assert all(r.status != "error" for d, r in stored.items() if d not in broken)
+
+
+async def test_the_ray_executor_without_ray_is_a_config_error_before_any_run_dir(
+    tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from macrs_sim.config import CampaignConfig
+    from macrs_sim.errors import ConfigError
+
+    monkeypatch.setitem(sys.modules, "macrs_sim.campaign.ray_executor", None)  # not importable
+    sc = scenario(tmp_path, catalog).model_copy(update={"campaign": CampaignConfig(executor="ray")})
+    with pytest.raises(ConfigError, match=r"install the ray extra: pip install 'macrs-sim\[ray\]'"):
+        await run_campaign_async(sc, output_dir=tmp_path / "runs", progress=False)
+    assert not (tmp_path / "runs").exists()

@@ -92,3 +92,14 @@ async def test_stream_through_wrapper_is_accounted() -> None:
     with calling(CallContext(role="user")):
         items = [i async for i in client.create_stream(PROMPT)]
     assert len(items) == 1 and len(log.all()) == 1
+
+
+async def test_popping_every_dialogue_leaves_nothing_behind() -> None:
+    log = CallLog()
+    client = AccountingClient(ScriptedChatCompletionClient(record_calls=False), log, "scripted")
+    for did in ("a", "b", "a", None, "c"):
+        with calling(CallContext(role="user", dialogue_id=did)):
+            await client.create(PROMPT)
+    assert log.pending() == 5
+    assert [len(log.pop(d)) for d in ("a", "b", None, "c")] == [2, 1, 1, 1]
+    assert log.pending() == 0 and log.all() == []

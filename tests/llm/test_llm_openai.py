@@ -116,7 +116,7 @@ async def test_retries_a_500_then_succeeds(fake_openai: Any) -> None:
     fake_openai.queue(500, SERVER_ERROR)
     sleeps = Sleeps()
     client = RetryingClient(
-        build_openai_client(cfg(fake_openai), temperature=0.0), base_delay_s=0.5, sleep=sleeps
+        build_openai_client(cfg(fake_openai), temperature=0.0), base_s=0.5, sleep=sleeps
     )
     result = await client.create(PROMPT)
     assert result.content == fake_openai.content

@@ -123,3 +123,10 @@ async def test_stream_yields_the_create_result() -> None:
     with calling(CallContext(role="user")):
         items = [item async for item in client.create_stream(msgs())]
     assert len(items) == 1 and isinstance(items[0], CreateResult)
+
+
+async def test_calls_can_go_unrecorded_so_long_campaigns_do_not_grow() -> None:
+    client = ScriptedChatCompletionClient(record_calls=False)
+    for turn in range(5):
+        await ask(client, CallContext(role="planner", dialogue_id="d", turn=turn), Plan)
+    assert client.calls == []

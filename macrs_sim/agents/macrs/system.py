@@ -74,10 +74,17 @@ class MACRSRecommender:
             )
             for act in RESPONDER_ACTS
         }
-        replies = await asyncio.gather(
-            *(self._ask(act, requests[act], CandidateReply) for act in RESPONDER_ACTS)
-        )
-        candidates = dict(zip(RESPONDER_ACTS, replies, strict=True))
+        # A TaskGroup: if one responder fails, its siblings are cancelled before the error
+        # leaves this turn, so none of them calls the model after the dialogue is closed.
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = [
+                    group.create_task(self._ask(act, requests[act], CandidateReply))
+                    for act in RESPONDER_ACTS
+                ]
+        except ExceptionGroup as errors:  # report the responder's own error, not the group
+            raise errors.exceptions[0] from None
+        candidates = dict(zip(RESPONDER_ACTS, (t.result() for t in tasks), strict=True))
         plan = PlanRequest(
             turn=turn,
             dialogue_history=history,

@@ -1,0 +1,221 @@
+"""The Ray executor: dialogues run in async Ray actors, results stream back to the driver.
+
+Each actor builds its own `CampaignSetup` (clients, event loop) and keeps
+`concurrency // actors` dialogues in flight. Jobs are handed out one at a time
+rather than split into fixed shards: `should_stop` is then asked before every start
+as in the local executor, a slow system cannot leave one actor busy while others
+idle, and the driver knows which jobs a dead actor held. Only the driver calls
+`on_done` (it owns the store), as each dialogue ends.
+
+An actor that dies costs the dialogues it was running (error results naming the
+cause: re-running them could kill another actor the same way); its unstarted jobs
+go to the surviving actors. When every actor is dead, `run` raises.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from macrs_sim.campaign.dialogue import describe_error, run_dialogue
+from macrs_sim.campaign.executor import DialogueJob, OnDone, ShouldStop
+from macrs_sim.campaign.setup import CampaignSetup
+from macrs_sim.config import Scenario
+from macrs_sim.errors import ConfigError, MacrsSimError
+from macrs_sim.llm.scripted import Rule
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, UserTurn
+
+try:
+    import ray
+    import ray.exceptions
+except ImportError:  # the `ray` extra is optional
+    ray = None  # type: ignore[assignment]
+
+MISSING_RAY = "executor 'ray' needs the ray extra: pip install 'macrs-sim[ray]'"
+Calls = list[LLMCallRecord]
+log = logging.getLogger(__name__)
+
+
+def error_result(job: DialogueJob, scenario: Scenario, cause: str) -> DialogueResult:
+    sample = job.sample
+    return DialogueResult(
+        dialogue_id=job.dialogue_id,
+        system=job.system,
+        sample_id=sample.sample_id,
+        target_id=sample.target_id,
+        status="error",
+        max_turns=scenario.protocol.max_turns,
+        opening=UserTurn(text=sample.opening),
+        error=cause,
+    )
+
+
+class DialogueActor:
+    """Runs in a Ray worker process; `ray.remote` is applied in `RayExecutor.run`."""
+
+    def __init__(self, scenario: Scenario, scripted_rules: dict[str, Rule] | None) -> None:
+        self.scenario = scenario
+        self.scripted_rules = scripted_rules
+
+    async def ready(self) -> None:
+        # Built here, not in __init__, so a bad scenario reaches the driver as its own error.
+        self.setup = CampaignSetup.from_scenario(self.scenario, scripted_rules=self.scripted_rules)
+
+    async def run(self, job: DialogueJob) -> tuple[DialogueResult, Calls]:
+        setup = self.setup
+        try:
+            cfg = next(s for s in self.scenario.systems if s.name == job.system)
+            result = await run_dialogue(
+                setup.build_system(cfg, job.dialogue_id),
+                setup.build_simulator(job.sample, job.dialogue_id, cfg.name),
+                setup.grounder,
+                dialogue_id=job.dialogue_id,
+                sample=job.sample,
+                protocol=self.scenario.protocol,
+            )
+        except Exception as err:  # e.g. the simulator's opening: costs this dialogue only
+            result = error_result(job, self.scenario, describe_error(err))
+        return result, setup.log.pop(job.dialogue_id)
+
+    async def close(self) -> None:
+        if hasattr(self, "setup"):  # not when `ready` failed
+            await self.setup.close()
+
+
+class RayExecutor:
+    def __init__(self, actors: int = 2, address: str | None = None) -> None:
+        if ray is None:
+            raise ConfigError(MISSING_RAY)
+        self.actors = max(actors, 1)
+        self.address = address
+
+    async def run(
+        self,
+        scenario: Scenario,
+        jobs: Sequence[DialogueJob],
+        on_done: OnDone,
+        should_stop: ShouldStop,
+        *,
+        scripted_rules: Mapping[str, Rule] | None = None,
+    ) -> None:
+        rules = _picklable(scripted_rules)
+        if not jobs:  # a finished campaign resumed: no need to start Ray
+            return
+        started = self._connect()
+        handles: list[Any] = []
+        try:
+            slots = max(1, scenario.campaign.concurrency // self.actors)
+            # Spread: one actor per node where the cluster has several.
+            actor_cls = ray.remote(DialogueActor).options(
+                max_concurrency=slots + 2, scheduling_strategy="SPREAD"
+            )
+            handles = [actor_cls.remote(scenario, rules) for _ in range(self.actors)]
+            await _ready(handles)
+            await _dispatch(handles, slots, deque(jobs), scenario, on_done, should_stop)
+        finally:
+            await _close(handles)
+            if started:
+                ray.shutdown()
+
+    def _connect(self) -> bool:
+        """True when this call connected (so must shut the connection down)."""
+        if ray.is_initialized():
+            return False
+        # Quiet: Ray's start-up chatter and worker logs would break into the progress bars.
+        args: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING}
+        if self.address:
+            args["address"] = self.address
+        else:
+            args.update(num_cpus=self.actors, include_dashboard=False)
+        try:
+            ray.init(**args)
+        except Exception as err:
+            where = self.address or "a local Ray instance"
+            raise MacrsSimError(f"cannot start Ray ({where}): {describe_error(err)}") from None
+        return True
+
+
+def _picklable(rules: Mapping[str, Rule] | None) -> dict[str, Rule] | None:
+    if rules is None:
+        return None
+    try:
+        ray.cloudpickle.dumps(dict(rules))  # type: ignore[no-untyped-call]
+    except Exception as err:
+        cause = describe_error(err)
+        raise ConfigError(f"scripted_rules cannot be sent to Ray actors: {cause}") from None
+    return dict(rules)
+
+
+def _cause(err: BaseException) -> BaseException:
+    """A task's own exception rather than Ray's wrapper (whose text is a whole traceback)."""
+    cause = getattr(err, "cause", None)
+    return cause if isinstance(cause, BaseException) else err
+
+
+async def _ready(handles: list[Any]) -> None:
+    try:
+        await asyncio.gather(*(h.ready.remote() for h in handles))
+    except ray.exceptions.RayError as err:
+        if isinstance(cause := _cause(err), MacrsSimError):
+            raise cause from None
+        raise MacrsSimError(f"a Ray actor could not start: {describe_error(cause)}") from None
+
+
+async def _dispatch(
+    handles: list[Any],
+    slots: int,
+    pending: deque[DialogueJob],
+    scenario: Scenario,
+    on_done: OnDone,
+    should_stop: ShouldStop,
+) -> None:
+    dead: dict[int, str] = {}
+
+    async def slot(i: int) -> None:
+        while pending and i not in dead and not should_stop():
+            job = pending.popleft()
+            try:
+                result, calls = await handles[i].run.remote(job)
+            except ray.exceptions.RayError as err:  # also e.g. a result that could not be sent
+                cause = describe_error(_cause(err))
+                if isinstance(err, ray.exceptions.RayActorError):
+                    cause = dead.setdefault(i, f"Ray actor died: {cause}")
+                result, calls = error_result(job, scenario, cause), []
+            _deliver(on_done, job, scenario, result, calls)
+
+    tasks = [asyncio.ensure_future(slot(i)) for i in range(len(handles)) for _ in range(slots)]
+    try:
+        await asyncio.gather(*tasks)
+    finally:  # cancelled (Ctrl-C): start nothing more
+        for task in tasks:
+            task.cancel()
+    if pending and not should_stop():
+        last = next(reversed(dead.values()), "")
+        raise MacrsSimError(f"every Ray actor died, {len(pending)} dialogues not run; {last}")
+
+
+def _deliver(
+    on_done: OnDone, job: DialogueJob, scenario: Scenario, result: DialogueResult, calls: Calls
+) -> None:
+    """As the local executor: a result the store cannot take is stored as an error instead."""
+    try:
+        on_done(result, calls)
+    except Exception as err:
+        try:
+            on_done(error_result(job, scenario, describe_error(err)), calls)
+        except Exception as again:  # left unstored: the next run of the command redoes it
+            log.warning("dialogue %s not stored: %s", job.dialogue_id, describe_error(again))
+
+
+async def _close(handles: list[Any]) -> None:
+    """Close each actor's clients, then free the actor (even when it never got ready)."""
+    closing = asyncio.gather(*(h.close.remote() for h in handles), return_exceptions=True)
+    # A stuck close must not keep the campaign from ending.
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(closing, timeout=30)
+    for h in handles:
+        ray.kill(h)

@@ -1,0 +1,1 @@
+"""Model servers a campaign can use, started with the settings it relies on."""
