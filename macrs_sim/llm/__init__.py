@@ -2,31 +2,43 @@
 
 Backends: `LlamaCppClient` (embedded llama.cpp), `build_openai_client` (any
 OpenAI-compatible endpoint), `ScriptedChatCompletionClient` (deterministic fake).
-Wrappers: `AccountingClient`, `RetryingClient`, `ConcurrencyLimitedClient`.
+Wrappers: `AccountingClient`, `RetryingClient`, `CachingClient`, `FaultInjectingClient`,
+`ConcurrencyLimitedClient`, `EndpointPool`. Fakes: `ScriptedChatCompletionClient` and
+`FakeOpenAIServer` (an OpenAI-compatible server on 127.0.0.1).
 Agents call `complete_json` / `complete_text` inside `calling(CallContext(...))`.
 """
 
 from macrs_sim.llm.accounting import AccountingClient, CallLog
 from macrs_sim.llm.base import SimpleChatClient, WrappingClient
+from macrs_sim.llm.cache import CachingClient
+from macrs_sim.llm.cache_store import ResponseCache
 from macrs_sim.llm.context import CallContext, calling, current_call
 from macrs_sim.llm.embedded import LlamaCppClient
 from macrs_sim.llm.factory import build_client, preflight
+from macrs_sim.llm.fake_openai_server import FakeOpenAIServer
+from macrs_sim.llm.faults import FaultInjectingClient
 from macrs_sim.llm.gguf import default_gguf_path, resolve_gguf
 from macrs_sim.llm.openai_backend import (
     ConcurrencyLimitedClient,
     build_openai_client,
     check_endpoint,
 )
+from macrs_sim.llm.pool import EndpointPool
 from macrs_sim.llm.retry import RetryingClient
 from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient, ScriptedRequest
 from macrs_sim.llm.structured import complete_json, complete_text
 
 __all__ = [
     "AccountingClient",
+    "CachingClient",
     "CallContext",
     "CallLog",
     "ConcurrencyLimitedClient",
+    "EndpointPool",
+    "FakeOpenAIServer",
+    "FaultInjectingClient",
     "LlamaCppClient",
+    "ResponseCache",
     "RetryingClient",
     "Rule",
     "ScriptedChatCompletionClient",

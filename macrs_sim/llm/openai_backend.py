@@ -6,6 +6,7 @@ import asyncio
 import os
 import urllib.error
 import urllib.request
+import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlparse
@@ -21,6 +22,15 @@ from macrs_sim.llm.base import WrappingClient
 from macrs_sim.llm.http_transport import AiohttpTransport
 from macrs_sim.llm.pool import EndpointPool
 from macrs_sim.llm.wire import WireClient
+
+# The openai SDK's parsed replies declare `parsed: None`; when autogen-ext dumps a structured
+# reply for its event log, pydantic warns on every call. The reply itself is fine.
+warnings.filterwarnings(
+    "ignore",
+    message=r"Pydantic serializer warnings:\s+PydanticSerializationUnexpectedValue"
+    r"\(Expected `none`",
+    category=UserWarning,
+)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
