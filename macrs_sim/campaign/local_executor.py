@@ -9,37 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import logging
 from collections.abc import Iterator, Mapping, Sequence
 
-from macrs_sim.campaign.dialogue import describe_error, run_dialogue
 from macrs_sim.campaign.executor import DialogueJob, OnDone, ShouldStop
+from macrs_sim.campaign.jobs import deliver, error_result, run_job
+
+__all__ = ["LocalExecutor", "error_result"]  # error_result: its home was here first
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.config import Scenario
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import DialogueResult, UserTurn
-
-log = logging.getLogger(__name__)
-
-
-def error_result(job: DialogueJob, max_turns: int, err: BaseException) -> DialogueResult:
-    """A dialogue that failed outside `run_dialogue`, recorded with its cause."""
-    return DialogueResult(
-        dialogue_id=job.dialogue_id,
-        system=job.system,
-        sample_id=job.sample.sample_id,
-        target_id=job.sample.target_id,
-        status="error",
-        max_turns=max_turns,
-        opening=UserTurn(text=job.sample.opening),
-        error=describe_error(err),
-    )
 
 
 class LocalExecutor:
     def __init__(self, setup: CampaignSetup) -> None:
         self.setup = setup
-        self._configs = {s.name: s for s in setup.scenario.systems}
 
     async def run(
         self,
@@ -78,34 +61,10 @@ class LocalExecutor:
     async def _one(self, job: DialogueJob, on_done: OnDone) -> None:
         max_turns = self.setup.scenario.protocol.max_turns
         try:
-            result = await self._dialogue(job)
+            result = await run_job(self.setup, job)
         except Exception as err:  # building the system or simulator: this dialogue only
             result = error_result(job, max_turns, err)
         finally:
             # Also when cancelled: a dialogue that is never stored must not leave records behind.
             calls = self.setup.log.pop(job.dialogue_id)
-        try:
-            on_done(result, calls)
-        except Exception as err:  # e.g. a result the store cannot serialize
-            try:
-                on_done(error_result(job, max_turns, err), calls)
-            except Exception as again:
-                # Left unstored: the next run of the same command does it again.
-                log.warning("dialogue %s not stored: %s", job.dialogue_id, describe_error(again))
-
-    async def _dialogue(self, job: DialogueJob) -> DialogueResult:
-        cfg = self._configs[job.system]
-        system = self.setup.build_system(cfg, job.dialogue_id)
-        try:
-            simulator = self.setup.build_simulator(job.sample, job.dialogue_id, cfg.name)
-        except Exception:
-            await system.close()  # run_dialogue, which would close it, never starts
-            raise
-        return await run_dialogue(
-            system,
-            simulator,
-            self.setup.grounder,
-            dialogue_id=job.dialogue_id,
-            sample=job.sample,
-            protocol=self.setup.scenario.protocol,
-        )
+        deliver(on_done, job, max_turns, result, calls)

@@ -21,13 +21,14 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from macrs_sim.campaign.dialogue import describe_error, run_dialogue
+from macrs_sim.campaign.dialogue import describe_error
 from macrs_sim.campaign.executor import DialogueJob, OnDone, ShouldStop
+from macrs_sim.campaign.jobs import deliver, error_result, run_job
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.config import Scenario
 from macrs_sim.errors import ConfigError, MacrsSimError
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, UserTurn
+from macrs_sim.protocol import DialogueResult, LLMCallRecord
 
 try:
     import ray
@@ -38,20 +39,6 @@ except ImportError:  # the `ray` extra is optional
 MISSING_RAY = "executor 'ray' needs the ray extra: pip install 'macrs-sim[ray]'"
 Calls = list[LLMCallRecord]
 log = logging.getLogger(__name__)
-
-
-def error_result(job: DialogueJob, scenario: Scenario, cause: str) -> DialogueResult:
-    sample = job.sample
-    return DialogueResult(
-        dialogue_id=job.dialogue_id,
-        system=job.system,
-        sample_id=sample.sample_id,
-        target_id=sample.target_id,
-        status="error",
-        max_turns=scenario.protocol.max_turns,
-        opening=UserTurn(text=sample.opening),
-        error=cause,
-    )
 
 
 class DialogueActor:
@@ -66,20 +53,11 @@ class DialogueActor:
         self.setup = CampaignSetup.from_scenario(self.scenario, scripted_rules=self.scripted_rules)
 
     async def run(self, job: DialogueJob) -> tuple[DialogueResult, Calls]:
-        setup = self.setup
         try:
-            cfg = next(s for s in self.scenario.systems if s.name == job.system)
-            result = await run_dialogue(
-                setup.build_system(cfg, job.dialogue_id),
-                setup.build_simulator(job.sample, job.dialogue_id, cfg.name),
-                setup.grounder,
-                dialogue_id=job.dialogue_id,
-                sample=job.sample,
-                protocol=self.scenario.protocol,
-            )
+            result = await run_job(self.setup, job)
         except Exception as err:  # e.g. the simulator's opening: costs this dialogue only
-            result = error_result(job, self.scenario, describe_error(err))
-        return result, setup.log.pop(job.dialogue_id)
+            result = error_result(job, self.scenario.protocol.max_turns, err)
+        return result, self.setup.log.pop(job.dialogue_id)
 
     async def close(self) -> None:
         if hasattr(self, "setup"):  # not when `ready` failed
@@ -184,8 +162,8 @@ async def _dispatch(
                 cause = describe_error(_cause(err))
                 if isinstance(err, ray.exceptions.RayActorError):
                     cause = dead.setdefault(i, f"Ray actor died: {cause}")
-                result, calls = error_result(job, scenario, cause), []
-            _deliver(on_done, job, scenario, result, calls)
+                result, calls = error_result(job, scenario.protocol.max_turns, cause), []
+            deliver(on_done, job, scenario.protocol.max_turns, result, calls)
 
     tasks = [asyncio.ensure_future(slot(i)) for i in range(len(handles)) for _ in range(slots)]
     try:
@@ -196,19 +174,6 @@ async def _dispatch(
     if pending and not should_stop():
         last = next(reversed(dead.values()), "")
         raise MacrsSimError(f"every Ray actor died, {len(pending)} dialogues not run; {last}")
-
-
-def _deliver(
-    on_done: OnDone, job: DialogueJob, scenario: Scenario, result: DialogueResult, calls: Calls
-) -> None:
-    """As the local executor: a result the store cannot take is stored as an error instead."""
-    try:
-        on_done(result, calls)
-    except Exception as err:
-        try:
-            on_done(error_result(job, scenario, describe_error(err)), calls)
-        except Exception as again:  # left unstored: the next run of the command redoes it
-            log.warning("dialogue %s not stored: %s", job.dialogue_id, describe_error(again))
 
 
 async def _close(handles: list[Any]) -> None:

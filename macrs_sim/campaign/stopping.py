@@ -61,6 +61,8 @@ class StopControl:
         try:
             loop.add_signal_handler(signal.SIGINT, self._on_sigint)
         except (NotImplementedError, RuntimeError, ValueError):
+            # No loop signal handlers here (not the main thread, or Windows): Ctrl-C arrives
+            # as a plain KeyboardInterrupt, which the CLI already turns into one line.
             yield
             return
         try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
 
@@ -145,8 +146,31 @@ class SimpleChatClient(StreamsViaCreate, ABC):
         return self._model_info
 
 
+@dataclass(frozen=True)
+class CreateRequest:
+    """One `create` call's arguments, so a wrapper can read them and pass them on unchanged."""
+
+    messages: Sequence[LLMMessage]
+    tools: Sequence[Tool | ToolSchema] = ()
+    tool_choice: ToolChoice = "auto"
+    json_output: JsonOutput = None
+    extra_create_args: Mapping[str, Any] = field(default_factory=dict)
+    cancellation_token: CancellationToken | None = None
+
+    def send(self, client: ChatCompletionClient) -> Awaitable[CreateResult]:
+        return client.create(
+            self.messages,
+            tools=self.tools,
+            tool_choice=self.tool_choice,
+            json_output=self.json_output,
+            extra_create_args=self.extra_create_args,
+            cancellation_token=self.cancellation_token,
+        )
+
+
 class WrappingClient(StreamsViaCreate):
-    """Delegates everything to `inner`; a wrapper overrides `_around` (streams go through it)."""
+    """Delegates everything to `inner`. A wrapper overrides `_around` when its concern needs
+    only the call (retry, timing, a slot), or `_handle` when it needs the request too."""
 
     def __init__(self, inner: ChatCompletionClient) -> None:
         self.inner = inner
@@ -161,16 +185,13 @@ class WrappingClient(StreamsViaCreate):
         extra_create_args: Mapping[str, Any] = {},
         cancellation_token: CancellationToken | None = None,
     ) -> CreateResult:
-        call = partial(
-            self.inner.create,
-            messages,
-            tools=tools,
-            tool_choice=tool_choice,
-            json_output=json_output,
-            extra_create_args=extra_create_args,
-            cancellation_token=cancellation_token,
+        request = CreateRequest(
+            messages, tools, tool_choice, json_output, extra_create_args, cancellation_token
         )
-        return await self._around(call)
+        return await self._handle(request)
+
+    async def _handle(self, request: CreateRequest) -> CreateResult:
+        return await self._around(partial(request.send, self.inner))
 
     async def _around(self, call: Callable[[], Awaitable[CreateResult]]) -> CreateResult:
         """A wrapper's one concern around the inner call (retry, timing, a slot...)."""

@@ -13,16 +13,15 @@ import hashlib
 import json
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from functools import cache, partial
 from typing import Any
 
-from autogen_core import CancellationToken
-from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
+from autogen_core.models import ChatCompletionClient, CreateResult
 from autogen_core.tools import Tool, ToolSchema
 from pydantic import BaseModel
 
-from macrs_sim.llm.base import JsonOutput, ToolChoice, WrappingClient
+from macrs_sim.llm.base import CreateRequest, JsonOutput, WrappingClient
 from macrs_sim.llm.cache_store import CACHE_FILE, ResponseCache
 
 __all__ = ["CACHE_FILE", "CachingClient", "ResponseCache", "request_key"]
@@ -73,36 +72,19 @@ class CachingClient(WrappingClient):
         self.request_context = request_context
         self._inflight: dict[str, asyncio.Future[CreateResult]] = {}
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _handle(self, request: CreateRequest) -> CreateResult:
+        choice = request.tool_choice
         key = request_key(
             self.model_identity,
             self.params,
-            messages=[m.model_dump(mode="json") for m in messages],
-            json_output=_schema(json_output),
-            tools=[_tool(t) for t in tools],
-            tool_choice=tool_choice if isinstance(tool_choice, str) else tool_choice.name,
-            extra_create_args=dict(extra_create_args),
+            messages=[m.model_dump(mode="json") for m in request.messages],
+            json_output=_schema(request.json_output),
+            tools=[_tool(t) for t in request.tools],
+            tool_choice=choice if isinstance(choice, str) else choice.name,
+            extra_create_args=dict(request.extra_create_args),
             context=self.request_context() if self.request_context else None,
         )
-        call = partial(
-            self.inner.create,
-            messages,
-            tools=tools,
-            tool_choice=tool_choice,
-            json_output=json_output,
-            extra_create_args=extra_create_args,
-            cancellation_token=cancellation_token,
-        )
-        return await self._answer(key, call)
+        return await self._answer(key, partial(request.send, self.inner))
 
     async def _answer(self, key: str, call: Callable[[], Awaitable[CreateResult]]) -> CreateResult:
         while (pending := self._inflight.get(key)) is not None:

@@ -16,17 +16,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections import Counter, OrderedDict
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Literal
 
 import httpx
 import openai
-from autogen_core import CancellationToken
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage, RequestUsage
-from autogen_core.tools import Tool, ToolSchema
 
 from macrs_sim.config import FaultsConfig
-from macrs_sim.llm.base import JsonOutput, ToolChoice, WrappingClient, message_text
+from macrs_sim.llm.base import CreateRequest, JsonOutput, WrappingClient, message_text
 from macrs_sim.llm.context import current_call
 
 FaultKind = Literal["exception", "timeout", "empty", "bad_json", "rate_limit"]
@@ -80,31 +78,15 @@ class FaultInjectingClient(WrappingClient):
             return None
         return self.faults.kinds[int.from_bytes(h[8:], "big") % len(self.faults.kinds)]
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _handle(self, request: CreateRequest) -> CreateResult:
         self.requests += 1
-        kind = self._next_fault(request_digest(messages, json_output))
+        kind = self._next_fault(request_digest(request.messages, request.json_output))
         if kind is not None:
             self.injected[kind] += 1
             await self._raise_if_error(kind)
             if kind == "empty":
                 return _result("")
-        result = await self.inner.create(
-            messages,
-            tools=tools,
-            tool_choice=tool_choice,
-            json_output=json_output,
-            extra_create_args=extra_create_args,
-            cancellation_token=cancellation_token,
-        )
+        result = await request.send(self.inner)
         if kind == "bad_json" and isinstance(result.content, str):
             # A reply cut off mid-object, as when a model hits max_tokens: the outer
             # object never closes, so it cannot parse whatever the schema.

@@ -18,16 +18,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 import openai
-from autogen_core import CancellationToken
-from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage, RequestUsage
-from autogen_core.tools import Tool, ToolSchema
+from autogen_core.models import ChatCompletionClient, CreateResult, RequestUsage
 
-from macrs_sim.llm.base import JsonOutput, ToolChoice, WrappingClient
+from macrs_sim.llm.base import CreateRequest, WrappingClient
 from macrs_sim.llm.retry import is_transient, retry_after_s
 
 Call = Callable[[ChatCompletionClient], Awaitable[CreateResult]]
@@ -80,26 +77,8 @@ class EndpointPool(WrappingClient):
         """A snapshot per endpoint, in configuration order."""
         return [replace(s) for s in self._stats]
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
-        def call(client: ChatCompletionClient) -> Awaitable[CreateResult]:
-            return client.create(
-                messages,
-                tools=tools,
-                tool_choice=tool_choice,
-                json_output=json_output,
-                extra_create_args=extra_create_args,
-                cancellation_token=cancellation_token,
-            )
-
+    async def _handle(self, request: CreateRequest) -> CreateResult:
+        call = request.send
         deadline = time.monotonic() + self.wait_timeout_s
         first = await self._acquire(deadline, avoid=None)
         try:

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 import openai
-from autogen_core import CancellationToken
-from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
-from autogen_core.tools import Tool, ToolSchema
+from autogen_core.models import ChatCompletionClient, CreateResult
 from openai.lib._pydantic import to_strict_json_schema
 from pydantic import BaseModel
 
-from macrs_sim.llm.base import JsonOutput, ToolChoice, WrappingClient
+from macrs_sim.llm.base import CreateRequest, JsonOutput, WrappingClient
 
 # vLLM fills every sampling field a request leaves out from the model's
 # generation_config.json (e.g. Qwen2.5: repetition_penalty 1.05, top_k 20), so results
@@ -59,27 +58,12 @@ class WireClient(WrappingClient):
         self._key = key
         self.vllm = vllm
 
-    async def create(
-        self,
-        messages: Sequence[LLMMessage],
-        *,
-        tools: Sequence[Tool | ToolSchema] = [],
-        tool_choice: ToolChoice = "auto",
-        json_output: JsonOutput = None,
-        extra_create_args: Mapping[str, Any] = {},
-        cancellation_token: CancellationToken | None = None,
-    ) -> CreateResult:
+    async def _handle(self, request: CreateRequest) -> CreateResult:
         if self.vllm:
-            extra_body = {**vllm_extra_body(json_output), **extra_create_args.get("extra_body", {})}
-            extra_create_args = {**extra_create_args, "extra_body": extra_body}
-        return await super().create(
-            messages,
-            tools=tools,
-            tool_choice=tool_choice,
-            json_output=json_output,
-            extra_create_args=extra_create_args,
-            cancellation_token=cancellation_token,
-        )
+            args = request.extra_create_args
+            extra_body = {**vllm_extra_body(request.json_output), **args.get("extra_body", {})}
+            request = replace(request, extra_create_args={**args, "extra_body": extra_body})
+        return await super()._handle(request)
 
     async def _around(self, call: Callable[[], Awaitable[CreateResult]]) -> CreateResult:
         try:

@@ -14,8 +14,8 @@ import ray
 
 from macrs_sim.agents.macrs.schemas import RecommendOutput
 from macrs_sim.agents.scripted_rules import default_scripted_rules
-from macrs_sim.campaign.dialogue import run_dialogue
 from macrs_sim.campaign.executor import DialogueJob
+from macrs_sim.campaign.jobs import run_job
 from macrs_sim.campaign.ray_executor import RayExecutor
 from macrs_sim.campaign.runner import run_campaign_async
 from macrs_sim.campaign.setup import CampaignSetup
@@ -87,15 +87,7 @@ async def run_locally(jobs: list[DialogueJob], rules: dict[str, Rule]) -> Got:
     setup = CampaignSetup.from_scenario(SCENARIO, scripted_rules=rules)
     got: Got = {}
     for job in jobs:
-        cfg = next(s for s in SCENARIO.systems if s.name == job.system)
-        result = await run_dialogue(
-            setup.build_system(cfg, job.dialogue_id),
-            setup.build_simulator(job.sample, job.dialogue_id, cfg.name),
-            setup.grounder,
-            dialogue_id=job.dialogue_id,
-            sample=job.sample,
-            protocol=SCENARIO.protocol,
-        )
+        result = await run_job(setup, job)
         got[job.dialogue_id] = (result, setup.log.pop(job.dialogue_id))
     await setup.close()
     return got

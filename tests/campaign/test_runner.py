@@ -224,7 +224,7 @@ async def test_local_executor_bounds_concurrency_stops_on_request_and_keeps_noth
     import gc
     import weakref
 
-    from macrs_sim.campaign import local_executor
+    from macrs_sim.campaign import jobs as job_runner
     from macrs_sim.campaign.local_executor import LocalExecutor, error_result
     from macrs_sim.protocol import DialogueResult
 
@@ -240,7 +240,7 @@ async def test_local_executor_bounds_concurrency_stops_on_request_and_keeps_noth
         job = next(j for j in jobs if j.dialogue_id == kw["dialogue_id"])
         return error_result(job, 3, RuntimeError("a big result " * 1000))
 
-    monkeypatch.setattr(local_executor, "run_dialogue", fake_dialogue)
+    monkeypatch.setattr(job_runner, "run_dialogue", fake_dialogue)
     done: list[weakref.ref[object]] = []
     try:
         await LocalExecutor(setup).run(
