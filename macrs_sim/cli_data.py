@@ -6,11 +6,15 @@ import argparse
 import asyncio
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
+
+if TYPE_CHECKING:
+    from macrs_sim.data.movielens.records import Dropped
 
 # No markup: messages quote TOML tables like [data], which rich would swallow as tags.
 console = Console(markup=False, highlight=False)
@@ -23,11 +27,22 @@ def _prepare(args: argparse.Namespace) -> int:
     name = source.name.removesuffix(".zip") or "movielens"
     out = Path(args.out) if args.out else Path("data") / f"{name}.sqlite"
     metadata = Path(args.metadata) if args.metadata else None
-    s = prepare_movielens(source, out, metadata=metadata, overwrite=args.overwrite)
+    if args.min_tag_users < 1:
+        raise DataError(f"--min-tag-users {args.min_tag_users}: expected 1 or more")
+    s = prepare_movielens(
+        source,
+        out,
+        metadata=metadata,
+        overwrite=args.overwrite,
+        strict=args.strict,
+        min_tag_users=args.min_tag_users,
+    )
     console.print(
         f"prepared {s.release} ({s.source_format}): {s.n_users} users, {s.n_items} items, "
         f"{s.n_interactions} interactions in {s.wall_s:.1f} s"
     )
+    for line in _dropped_lines(s.dropped, f"movies.{s.source_format}"):
+        console.print(line)
     if metadata is not None:
         console.print(
             f"enriched {s.enriched_items} items from {metadata}; "
@@ -36,6 +51,23 @@ def _prepare(args: argparse.Namespace) -> int:
     console.print(f"database: {s.database}")
     console.print(f'use it in a scenario: [data] dataset = "{s.database}"')
     return 0
+
+
+def _dropped_lines(dropped: Dropped, movies_file: str) -> list[str]:
+    """What was left out because the movies file does not list the movie; nothing if nothing."""
+    lines = []
+    if dropped.ratings:
+        lines.append(
+            f"dropped {dropped.ratings:,} ratings of {dropped.rating_movies:,} movies "
+            f"not in {movies_file}"
+        )
+    if dropped.tags:
+        lines.append(
+            f"dropped {dropped.tags:,} tags of {dropped.tag_movies:,} movies not in {movies_file}"
+        )
+    if dropped.links:
+        lines.append(f"dropped {dropped.links:,} links.csv rows of movies not in {movies_file}")
+    return lines
 
 
 def _download(args: argparse.Namespace) -> int:
@@ -96,6 +128,19 @@ def add_data_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[
     ml.add_argument("--out", help="database to write (default: data/<release>.sqlite)")
     ml.add_argument("--metadata", help="CSV/JSONL of director, cast, overview, keywords per movie")
     ml.add_argument("--overwrite", action="store_true", help="replace an existing database")
+    ml.add_argument(
+        "--strict",
+        action="store_true",
+        help="refuse ratings, tags or links of movies not in the movies file (default: drop "
+        "and count them)",
+    )
+    ml.add_argument(
+        "--min-tag-users",
+        type=int,
+        default=2,
+        metavar="N",
+        help="keep a user tag as a keyword once N distinct users gave it to the film (default 2)",
+    )
     ml.set_defaults(func=_prepare)
     dl = data.add_parser("download", help="fetch an official MovieLens release (needs internet)")
     dl.add_argument("name", help="ml-latest-small, ml-latest, ml-25m, ml-20m, ml-1m or ml-10m")

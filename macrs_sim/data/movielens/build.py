@@ -2,26 +2,21 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from macrs_sim.data.movielens.enrich import Enrichment, EnrichmentResult, load_metadata
-from macrs_sim.data.movielens.keywords import genome_keywords, has_genome, user_tag_keywords
+from macrs_sim.data.movielens.keywords import genome_keywords, has_genome
 from macrs_sim.data.movielens.layout import Release
-from macrs_sim.data.movielens.readers import iter_ratings, read_movies
-from macrs_sim.data.movielens.records import MovieRow
-from macrs_sim.data.movielens.titles import parse_genres, parse_title
+from macrs_sim.data.movielens.ratings import Counts, load_ratings
+from macrs_sim.data.movielens.readers import read_links, read_movies
+from macrs_sim.data.movielens.records import Dropped, MovieRow, PrepareOptions
+from macrs_sim.data.movielens.tags import UserTags, user_tag_keywords
+from macrs_sim.data.movielens.titles import ParsedTitle, parse_genres, parse_title
+from macrs_sim.data.movielens.unknown import UnknownMovies
 from macrs_sim.data.movielens.writer import FORMAT_VERSION, DatasetWriter, ItemRow
 from macrs_sim.errors import DataError
-
-
-@dataclass(frozen=True)
-class Counts:
-    n_users: int
-    per_item: Counter[int]
-    n_interactions: int
 
 
 @dataclass(frozen=True)
@@ -29,34 +24,23 @@ class Built:
     counts: Counts
     n_items: int
     enrichment: EnrichmentResult
+    dropped: Dropped
 
 
-def load_ratings(release: Release, known: set[int], writer: DatasetWriter) -> Counts:
-    """Stream every rating into the database, in file order, checking its movie id."""
-    users: set[int] = set()
-    per_item: Counter[int] = Counter()
-    total = 0
-    movies_file = f"movies.{release.source_format}"
-    for batch in iter_ratings(release):
-        if not known.issuperset(batch.items):
-            index = next(i for i, m in enumerate(batch.items) if m not in known)
-            raise DataError(
-                f"{batch.label}:{batch.line_of(index)}: movie id {batch.items[index]} is not in "
-                f"{movies_file}; expected every rated movie to be listed there"
-            )
-        users.update(batch.users)
-        per_item.update(batch.items)
-        total += len(batch)
-        writer.add_interactions(batch)
-    return Counts(len(users), per_item, total)
+def _titles(release: Release, movies: list[MovieRow]) -> dict[int, ParsedTitle]:
+    """Every title parsed up front, so a bad one stops the run before the long ratings pass."""
+    label = release.label(f"movies.{release.source_format}")
+    parsed: dict[int, ParsedTitle] = {}
+    for row in movies:
+        parsed[row.movie_id] = parse_title(row.title)
+        if not parsed[row.movie_id].title:
+            raise DataError(f"{label}:{row.line}: movie {row.movie_id} has an empty title")
+    return parsed
 
 
 def item_row(
-    row: MovieRow, label: str, count: int, extra: Enrichment, fallback: list[str]
+    row: MovieRow, parsed: ParsedTitle, count: int, extra: Enrichment, fallback: list[str]
 ) -> ItemRow:
-    parsed = parse_title(row.title)
-    if not parsed.title:
-        raise DataError(f"{label}:{row.line}: movie {row.movie_id} has an empty title")
     return ItemRow(
         item_id=str(row.movie_id),
         title=parsed.title,
@@ -71,48 +55,61 @@ def item_row(
     )
 
 
-def _keywords(release: Release, known: set[int]) -> dict[int, list[str]]:
-    """Per movie: its top genome tags where it has any, else its most frequent user tags."""
-    keywords = user_tag_keywords(release, known)
+def _keywords(release: Release, unknown: UnknownMovies, min_users: int) -> UserTags:
+    """Per movie: its top genome tags where it has any, else its user tags."""
+    tags = user_tag_keywords(release, unknown, min_users)
     if has_genome(release):
-        keywords.update(genome_keywords(release, known))
-    return keywords
+        tags.keywords.update(genome_keywords(release, unknown.known))
+    return tags
 
 
-def build_database(release: Release, path: Path, metadata: Path | None) -> Built:
+def _meta(release: Release, options: PrepareOptions, built: Built) -> dict[str, str]:
+    return {
+        "format_version": FORMAT_VERSION,
+        "source": "movielens",
+        "release": release.name,
+        "source_format": release.source_format,
+        "enriched": "true" if options.metadata else "false",
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "n_users": str(built.counts.n_users),
+        "n_items": str(built.n_items),
+        "n_interactions": str(built.counts.n_interactions),
+        "strict": "true" if options.strict else "false",
+        "min_tag_users": str(options.min_tag_users),
+        **built.dropped.meta(),
+    }
+
+
+def build_database(release: Release, path: Path, options: PrepareOptions) -> Built:
     movies = read_movies(release)
-    known = {m.movie_id for m in movies}
-    enrichment = load_metadata(metadata, release, known) if metadata else EnrichmentResult({}, 0)
+    titles = _titles(release, movies)
+    unknown = UnknownMovies(release, {m.movie_id for m in movies}, options.strict)
+    links = read_links(release, unknown)
+    enrichment = EnrichmentResult({}, 0)
+    if options.metadata:
+        enrichment = load_metadata(options.metadata, release, unknown.known, links)
     has_genome(release)  # a half-present genome is an error before the long ratings pass
     writer = DatasetWriter(path)
     try:
-        counts = load_ratings(release, known, writer)
-        keywords = _keywords(release, known)
-        label = release.label(f"movies.{release.source_format}")
+        counts = load_ratings(release, unknown, writer)
+        tags = _keywords(release, unknown, options.min_tag_users)
         extras = enrichment.by_movie
         writer.add_items(
             item_row(
                 m,
-                label,
+                titles[m.movie_id],
                 counts.per_item[m.movie_id],
                 extras.get(m.movie_id, Enrichment()),
-                keywords.get(m.movie_id, []),
+                tags.keywords.get(m.movie_id, []),
             )
             for m in movies
         )
-        writer.finish(
-            {
-                "format_version": FORMAT_VERSION,
-                "source": "movielens",
-                "release": release.name,
-                "source_format": release.source_format,
-                "enriched": "true" if metadata else "false",
-                "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "n_users": str(counts.n_users),
-                "n_items": str(len(movies)),
-                "n_interactions": str(counts.n_interactions),
-            }
-        )
+        dropped = Dropped(
+            counts.dropped, counts.dropped_movies, tags.dropped, tags.dropped_movies,
+            links.dropped if links else 0,
+        )  # fmt: skip
+        built = Built(counts, len(movies), enrichment, dropped)
+        writer.finish(_meta(release, options, built))
     finally:
         writer.close()
-    return Built(counts, len(movies), enrichment)
+    return built

@@ -6,7 +6,7 @@ import csv
 import io
 import re
 from collections.abc import Iterator, Mapping
-from typing import Literal
+from typing import IO, Literal
 
 import numpy as np
 import pandas as pd
@@ -50,19 +50,29 @@ def iter_frames(
     Line numbers assume one line per row (true of MovieLens files: no blank lines, no
     line breaks inside quoted fields).
     """
-    read_header(release, filename, columns)
+    header = read_header(release, filename, columns)
     line = 2
     dtypes = {name: _DTYPES[kind] for name, kind in columns.items()}
     try:
         with release.open_binary(filename) as fh:
-            reader = pd.read_csv(
-                fh, dtype=dtypes, keep_default_na=False, encoding="utf-8-sig", chunksize=CHUNK_ROWS
-            )
-            for frame in reader:
+            for frame in _chunks(fh, header, dtypes):
                 yield line, frame
                 line += len(frame)
     except (ValueError, OverflowError) as err:
         raise _diagnose(release, filename, columns, err) from None
+
+
+def _chunks(fh: IO[bytes], header: list[str], dtypes: object) -> Iterator[pd.DataFrame]:
+    """Chunks under the stripped column names (real headers carry stray spaces: "genres ")."""
+    yield from pd.read_csv(
+        fh,
+        header=0,
+        names=header,
+        dtype=dtypes,
+        keep_default_na=False,
+        encoding="utf-8-sig",
+        chunksize=CHUNK_ROWS,
+    )
 
 
 def _diagnose(
@@ -109,11 +119,10 @@ def _bad_rows(values: pd.Series, kind: Kind) -> np.ndarray:
 
 def _first_bad_value(release: Release, filename: str, columns: Mapping[str, Kind]) -> str | None:
     """Reread everything as text and describe the first value that is not of its kind."""
+    header = read_header(release, filename, columns)
     line = 2
     with release.open_binary(filename) as fh:
-        for frame in pd.read_csv(
-            fh, dtype=str, keep_default_na=False, encoding="utf-8-sig", chunksize=CHUNK_ROWS
-        ):
+        for frame in _chunks(fh, header, str):
             hits: list[tuple[int, str]] = []
             for name, kind in columns.items():
                 bad = _bad_rows(frame[name], kind) if kind != "str" else np.array([], dtype=int)

@@ -12,9 +12,14 @@ BATCH_ROWS = 200_000
 
 
 def iter_lines(release: Release, filename: str) -> Iterator[tuple[int, str]]:
-    """(line number, text) of the non-blank lines; UTF-8, else latin-1 line by line."""
+    """(line number, text) of the non-blank lines; UTF-8, else latin-1 line by line.
+
+    A byte-order mark at the start and CRLF line ends are dropped.
+    """
     with release.open_binary(filename) as fh:
         for lineno, raw in enumerate(fh, start=1):
+            if lineno == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
@@ -75,8 +80,8 @@ def iter_ratings(release: Release) -> Iterator[RatingBatch]:
         yield batch
 
 
-def iter_tags(release: Release) -> Iterator[tuple[int, str]]:
-    """(movie id, tag) of tags.dat; tags may hold "::", so the middle is taken whole."""
+def iter_tags(release: Release) -> Iterator[tuple[int, int, int, str]]:
+    """(line, user id, movie id, tag) of tags.dat; tags may hold "::", so the middle is whole."""
     label = release.label("tags.dat")
     for lineno, text in iter_lines(release, "tags.dat"):
         where = f"{label}:{lineno}"
@@ -84,6 +89,6 @@ def iter_tags(release: Release) -> Iterator[tuple[int, str]]:
         if len(parts) != 3 or "::" not in parts[2]:
             raise _malformed(text, where, "UserID::MovieID::Tag::Timestamp")
         tag, stamp = parts[2].rsplit("::", 1)
-        _int(parts[0], where, "UserID")
+        user = _int(parts[0], where, "UserID")
         _int(stamp, where, "Timestamp")
-        yield _int(parts[1], where, "MovieID"), tag
+        yield lineno, user, _int(parts[1], where, "MovieID"), tag

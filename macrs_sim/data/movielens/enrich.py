@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from macrs_sim.data.movielens.layout import Release
-from macrs_sim.data.movielens.readers import Links, parse_id, read_links
+from macrs_sim.data.movielens.readers import Links, parse_id
 from macrs_sim.errors import DataError
 
 KEY_COLUMNS = ("movieId", "imdbId", "tmdbId")
@@ -32,8 +32,10 @@ class EnrichmentResult:
 def _read_csv(path: Path) -> tuple[list[str], list[tuple[int, Row]]]:
     with path.open(encoding="utf-8-sig", newline="") as fh:
         reader = csv.DictReader(fh)
+        # Stray spaces around column names ("director ") are common in hand-made files.
+        reader.fieldnames = [str(name).strip() for name in reader.fieldnames or []]
         rows: list[tuple[int, Row]] = [(reader.line_num, dict(row)) for row in reader]
-        return [str(name) for name in reader.fieldnames or []], rows
+        return list(reader.fieldnames), rows
 
 
 def _read_jsonl(path: Path) -> tuple[list[str], list[tuple[int, Row]]]:
@@ -50,6 +52,7 @@ def _read_jsonl(path: Path) -> tuple[list[str], list[tuple[int, Row]]]:
             ) from None
         if not isinstance(row, dict):
             raise DataError(f"{path}:{lineno}: expected a JSON object, found {type(row).__name__}")
+        row = {str(k).strip(): v for k, v in row.items()}
         columns.extend(k for k in row if k not in columns)
         rows.append((lineno, row))
     return columns, rows
@@ -108,8 +111,10 @@ def _resolve(key: str, links: Links | None, value: int) -> int | None:
     return (links.imdb if key == "imdbId" else links.tmdb).get(value)
 
 
-def load_metadata(path: Path, release: Release, known: set[int]) -> EnrichmentResult:
-    """Metadata rows joined to the movie ids in ``known``, through links.csv when needed."""
+def load_metadata(
+    path: Path, release: Release, known: set[int], links: Links | None
+) -> EnrichmentResult:
+    """Metadata rows joined to the movie ids in ``known``, through ``links`` when needed."""
     columns, rows = _read(path)
     key = next((c for c in KEY_COLUMNS if c in columns), None)
     if key is None:
@@ -117,7 +122,6 @@ def load_metadata(path: Path, release: Release, known: set[int]) -> EnrichmentRe
         raise DataError(
             f"{path}: no id column; expected one of {', '.join(KEY_COLUMNS)}; found {found}"
         )
-    links = read_links(release) if key != "movieId" else None
     if key != "movieId" and links is None:
         raise DataError(
             f"{path}: keyed by {key}, but {release.name} has no links.csv; expected movieId keys"

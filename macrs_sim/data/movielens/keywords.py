@@ -1,45 +1,17 @@
-"""Fallback keywords for items: top genome tags, else the most frequent user tags."""
+"""Keywords from the tag genome (ml-20m, ml-25m): the most relevant tags of each movie."""
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterator
-
 import pandas as pd
 
-from macrs_sim.data.movielens import dat
 from macrs_sim.data.movielens.csvio import Kind, iter_frames
 from macrs_sim.data.movielens.layout import Release
+from macrs_sim.data.movielens.tags import TOP_N
 from macrs_sim.errors import DataError
 
-TOP_N = 8
 MIN_RELEVANCE = 0.5
-TAG_COLUMNS: dict[str, Kind] = {"userId": "int", "movieId": "int", "tag": "str", "timestamp": "int"}
 GENOME_TAG_COLUMNS: dict[str, Kind] = {"tagId": "int", "tag": "str"}
 GENOME_SCORE_COLUMNS: dict[str, Kind] = {"movieId": "int", "tagId": "int", "relevance": "float"}
-
-
-def _iter_tags(release: Release) -> Iterator[tuple[int, str]]:
-    if release.has("tags.dat"):
-        yield from dat.iter_tags(release)
-    elif release.has("tags.csv"):
-        for _line, frame in iter_frames(release, "tags.csv", TAG_COLUMNS):
-            yield from zip(frame["movieId"].tolist(), frame["tag"].tolist(), strict=True)
-
-
-def user_tag_keywords(
-    release: Release, known: set[int], top_n: int = TOP_N
-) -> dict[int, list[str]]:
-    """Per movie: its user tags, lowercased, by count (descending), then alphabetically."""
-    counts: dict[int, Counter[str]] = {}
-    for movie_id, tag in _iter_tags(release):
-        key = " ".join(str(tag).lower().split())
-        if key and movie_id in known:
-            counts.setdefault(movie_id, Counter())[key] += 1
-    return {
-        movie_id: [tag for tag, _ in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:top_n]]
-        for movie_id, c in counts.items()
-    }
 
 
 def has_genome(release: Release) -> bool:

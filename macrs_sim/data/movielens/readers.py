@@ -9,6 +9,7 @@ from macrs_sim.data.movielens import dat
 from macrs_sim.data.movielens.csvio import Kind, iter_frames
 from macrs_sim.data.movielens.layout import Release
 from macrs_sim.data.movielens.records import MovieRow, RatingBatch
+from macrs_sim.data.movielens.unknown import UnknownMovies
 from macrs_sim.errors import DataError
 
 MOVIE_COLUMNS: dict[str, Kind] = {"movieId": "int", "title": "str", "genres": "str"}
@@ -59,7 +60,10 @@ def read_movies(release: Release) -> list[MovieRow]:
             )
         first_seen[row.movie_id] = row.line
     if not rows:
-        raise DataError(f"{release.label(filename)}: no movies; expected at least one")
+        what = (
+            ":2: no movies after the header" if release.source_format == "csv" else ":1: no movies"
+        )
+        raise DataError(f"{release.label(filename)}{what}; expected at least one movie")
     return rows
 
 
@@ -90,29 +94,38 @@ def iter_ratings(release: Release) -> Iterator[RatingBatch]:
         )
 
 
-@dataclass(frozen=True)
+@dataclass
 class Links:
-    """IMDb and TMDB ids -> MovieLens movie id."""
+    """IMDb and TMDB ids -> MovieLens movie id, for the movies that the movies file lists."""
 
     imdb: dict[int, int]
     tmdb: dict[int, int]
+    dropped: int = 0  # rows of movies not in the movies file
 
 
-def read_links(release: Release) -> Links | None:
+def _link_key(value: object, where: str, name: str) -> int | None:
+    try:
+        return parse_id(value)
+    except ValueError:
+        raise DataError(f"{where}: {name}: expected an id, found {value!r}") from None
+
+
+def read_links(release: Release, unknown: UnknownMovies) -> Links | None:
     """links.csv, or None when the release has none (the .dat releases never do)."""
     if not release.has("links.csv"):
         return None
     links = Links({}, {})
+    label = release.label("links.csv")
     for line, frame in iter_frames(release, "links.csv", LINK_COLUMNS):
         ids, imdbs, tmdbs = (frame[c].tolist() for c in LINK_COLUMNS)
         columns = zip(ids, imdbs, tmdbs, strict=True)
         for offset, (movie_id, imdb, tmdb) in enumerate(columns):
-            for table, name, value in ((links.imdb, "imdbId", imdb), (links.tmdb, "tmdbId", tmdb)):
-                try:
-                    key = parse_id(value)
-                except ValueError:
-                    where = f"{release.label('links.csv')}:{line + offset}"
-                    raise DataError(f"{where}: {name}: expected an id, found {value!r}") from None
+            where = f"{label}:{line + offset}"
+            keys = [_link_key(imdb, where, "imdbId"), _link_key(tmdb, where, "tmdbId")]
+            if not unknown.check(int(movie_id), where, "linked"):
+                links.dropped += 1
+                continue
+            for table, key in zip((links.imdb, links.tmdb), keys, strict=True):
                 if key is not None:
                     table.setdefault(key, int(movie_id))
     return links

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -30,3 +31,39 @@ class RatingBatch:
 
     def __len__(self) -> int:
         return len(self.users)
+
+    def keep(self, mask: list[bool]) -> RatingBatch:
+        """The rows where ``mask`` is true, with their exact file lines."""
+        picked = [i for i, ok in enumerate(mask) if ok]
+        return RatingBatch(
+            self.label,
+            self.first_line,
+            users=[self.users[i] for i in picked],
+            items=[self.items[i] for i in picked],
+            ratings=[self.ratings[i] for i in picked],
+            timestamps=[self.timestamps[i] for i in picked],
+            lines=[self.line_of(i) for i in picked],
+        )
+
+
+@dataclass(frozen=True)
+class PrepareOptions:
+    """How to treat a release's quirks; recorded in the database's meta."""
+
+    metadata: Path | None = None  # user-supplied director/cast/overview/keywords
+    strict: bool = False  # refuse rows naming a movie the movies file lacks, instead of dropping
+    min_tag_users: int = 2  # a user tag counts for a movie once this many users gave it
+
+
+@dataclass
+class Dropped:
+    """Rows skipped because their movie id is not in the movies file."""
+
+    ratings: int = 0
+    rating_movies: int = 0  # distinct movie ids among the dropped ratings
+    tags: int = 0
+    tag_movies: int = 0
+    links: int = 0
+
+    def meta(self) -> dict[str, str]:
+        return {f"dropped_{name}": str(value) for name, value in vars(self).items()}

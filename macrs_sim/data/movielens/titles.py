@@ -13,6 +13,7 @@ from dataclasses import dataclass
 ARTICLES: tuple[str, ...] = (
     "The", "A", "An", "Les", "La", "Le", "L'", "Il", "Das", "Der", "Die", "El",
     "Los", "Las", "Lo", "Det", "Den", "O", "Os", "As", "Una", "Un", "Une", "I",
+    "En", "Ett", "Ein", "Eine", "Het", "De", "Een", "Gli", "Uno",
 )  # fmt: skip
 
 _ARTICLE_SUFFIX = re.compile(

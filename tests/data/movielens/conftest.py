@@ -7,7 +7,10 @@ hand in the tests.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -242,3 +245,26 @@ def make_zip() -> Callable[[Path, Path], Path]:
 def latest_files() -> dict[str, str | bytes]:
     """The ml-latest-small fixture files, to alter in a test."""
     return dict(LATEST_FILES)
+
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
+RunCli = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path) -> RunCli:
+    """``macrs-sim ARGS`` in a fresh process, in tmp_path, importing this checkout's code."""
+
+    def run(*args: str, umask: int = 0o022) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+        return subprocess.run(
+            [sys.executable, "-m", "macrs_sim.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=env,
+            umask=umask,
+        )
+
+    return run

@@ -135,11 +135,6 @@ CSV_CASES = [
         id="extra-field-first-row",
     ),
     pytest.param(
-        {"ratings.csv": RATINGS_HEAD + "1,1,4.0,5\n1,2,4.0,5\n2,3,4.0,5\n2,42,1.0,5\n"},
-        "ratings.csv:5: movie id 42 is not in movies.csv; expected every rated movie",
-        id="unknown-movie",
-    ),
-    pytest.param(
         {"movies.csv": "movieId,title,genres\n1,Heat (1995),Action\nx2,Up (2009),Animation\n"},
         "movies.csv:3: movieId: expected an integer, found 'x2'",
         id="non-integer-movie-id",
@@ -189,6 +184,58 @@ CSV_CASES = [
 ]
 
 
+STRICT_CASES = [
+    pytest.param(
+        {"ratings.csv": RATINGS_HEAD + "1,1,4.0,5\n1,2,4.0,5\n2,3,4.0,5\n2,42,1.0,5\n"},
+        "ratings.csv:5: movie id 42 is not in movies.csv; expected every rated movie to be "
+        "listed there (--strict)",
+        id="unknown-rated-movie",
+    ),
+    pytest.param(
+        {"tags.csv": "userId,movieId,tag,timestamp\n1,1,fun,1\n1,999,orphan,2\n"},
+        "tags.csv:3: movie id 999 is not in movies.csv; expected every tagged movie",
+        id="unknown-tagged-movie",
+    ),
+    pytest.param(
+        {"links.csv": "movieId,imdbId,tmdbId\n1,0114709,862\n2,0111161,278\n77,0000001,\n"},
+        "links.csv:4: movie id 77 is not in movies.csv; expected every linked movie",
+        id="unknown-linked-movie",
+    ),
+]
+
+
+@pytest.mark.parametrize("chunk_rows", [500_000, 1])
+@pytest.mark.parametrize(("changes", "message"), STRICT_CASES)
+def test_strict_refuses_unknown_movies(
+    make_release: MakeRelease,
+    latest_files: Files,
+    out_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    changes: Files,
+    message: str,
+    chunk_rows: int,
+) -> None:
+    monkeypatch.setattr(csvio, "CHUNK_ROWS", chunk_rows)
+    # The fixture's own orphan tag (movie 999) is taken out so each case has one fault.
+    tags = str(latest_files["tags.csv"]).replace("1,999,orphan tag,10\n", "")
+    source = make_release("ml-latest-small", {**latest_files, "tags.csv": tags, **changes})
+    _fails(source, out_dir, message, strict=True)
+    prepare_movielens(source, out_dir / "ok.sqlite")  # the default drops and counts instead
+
+
+@pytest.mark.parametrize("batch_rows", [200_000, 1])
+def test_strict_dat_line_after_blank_line(
+    make_release: MakeRelease, out_dir: Path, monkeypatch: pytest.MonkeyPatch, batch_rows: int
+) -> None:
+    monkeypatch.setattr(dat, "BATCH_ROWS", batch_rows)
+    files: Files = {
+        "movies.dat": DAT_MOVIES,
+        "ratings.dat": "1::1::5::97\n\n1::2::4::98\n1::3::4::99\n",
+    }
+    source = make_release("ml-1m", files)
+    _fails(source, out_dir, "ratings.dat:4: movie id 3 is not in movies.dat", strict=True)
+
+
 @pytest.mark.parametrize("chunk_rows", [500_000, 1])
 @pytest.mark.parametrize(("changes", "message"), CSV_CASES)
 def test_bad_csv(
@@ -226,11 +273,6 @@ DAT_CASES = [
         {"ratings.dat": "1::1::5::97\n1::2::five::98\n"},
         "ratings.dat:2: Rating: expected a number, found 'five'",
         id="non-numeric-rating",
-    ),
-    pytest.param(
-        {"ratings.dat": "1::1::5::97\n\n1::2::4::98\n1::3::4::99\n"},
-        "ratings.dat:4: movie id 3 is not in movies.dat",
-        id="unknown-movie-after-blank-line",
     ),
     pytest.param(
         {"movies.dat": DAT_MOVIES + "3::No Genres (2000)\n"},
@@ -288,7 +330,7 @@ def test_failed_overwrite_keeps_the_old_database(
     prepare_movielens(latest_small, out)
     before = out.read_bytes()
     bad = make_release("ml-bad", {**latest_files, "ratings.csv": RATINGS_HEAD + "1,77,4.0,5\n"})
-    with pytest.raises(DataError, match="movie id 77"):
+    with pytest.raises(DataError, match=r"every rating \(1\) is of a movie not in movies.csv"):
         prepare_movielens(bad, out, overwrite=True)
     assert out.read_bytes() == before
     assert [p.name for p in out_dir.iterdir()] == ["ml.sqlite"]

@@ -49,7 +49,7 @@ def test_csv_metadata_by_movie_id(
         "director": "Frank Darabont",
         "cast": ["Tim Robbins", "Morgan Freeman"],
         "overview": None,
-        "keywords": ["hope, friendship", "morgan freeman", "prison"],  # none given: user tags
+        "keywords": [],  # none given, and its user tags were each given by one user
     }
     assert _item(query, db, "5") == {"director": None, "cast": [], "overview": None, "keywords": []}
     assert {str(k): str(v) for k, v in query(db, "SELECT key, value FROM meta")}[

@@ -50,7 +50,15 @@ def test_latest_small_summary_and_meta(latest_small: Path, out_dir: Path, query:
         "n_users": "4",
         "n_items": "8",
         "n_interactions": "9",
+        "strict": "false",
+        "min_tag_users": "2",
+        "dropped_ratings": "0",
+        "dropped_rating_movies": "0",
+        "dropped_tags": "1",  # the orphan tag of movie 999
+        "dropped_tag_movies": "1",
+        "dropped_links": "0",
     }
+    assert (summary.dropped.tags, summary.dropped.ratings) == (1, 0)
     assert sorted(p.name for p in out_dir.iterdir()) == ["ml.sqlite"]
 
 
@@ -68,15 +76,13 @@ def test_latest_small_items(latest_small: Path, out_dir: Path, query: Query) -> 
         "genres": ["Crime", "Drama"],
         "director": None,
         "cast": [],
-        "keywords": ["hope, friendship", "morgan freeman", "prison"],
+        "keywords": [],  # each of its tags was given by one user only
         "overview": None,
         "aka": [],
         "n": 2,
     }
-    assert items["1"]["keywords"] == ["pixar", "animation", "fun"]
-    assert items["4"]["keywords"] == [
-        "juliet", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
-    ]  # fmt: skip
+    assert items["1"]["keywords"] == ["pixar", "animation"]  # "fun": one user
+    assert items["4"]["keywords"] == ["juliet"]
     assert (items["3"]["title"], items["3"]["aka"]) == (
         "The City of Lost Children",
         ["La Cité des enfants perdus"],
@@ -87,6 +93,19 @@ def test_latest_small_items(latest_small: Path, out_dir: Path, query: Query) -> 
     assert (items["7"]["title"], items["7"]["aka"]) == ("L'Avventura", ["The Adventure"])
     assert (items["8"]["genres"], items["8"]["keywords"]) == ([], [])
     assert items["5"]["keywords"] == []
+
+
+def test_one_user_per_tag_ranks_by_users_then_name(
+    latest_small: Path, out_dir: Path, query: Query
+) -> None:
+    out = out_dir / "ml.sqlite"
+    prepare_movielens(latest_small, out, min_tag_users=1)
+    items = _items(query, out)
+    assert items["1"]["keywords"] == ["pixar", "animation", "fun"]
+    assert items["2"]["keywords"] == ["hope, friendship", "morgan freeman", "prison"]
+    assert items["4"]["keywords"] == [
+        "juliet", "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
+    ]  # fmt: skip
 
 
 def test_interactions_and_genres(latest_small: Path, out_dir: Path, query: Query) -> None:

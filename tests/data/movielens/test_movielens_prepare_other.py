@@ -46,8 +46,8 @@ def test_genome_keywords_then_user_tags(
             "romance",
             "dark",
         ],
-        "2": ["heist", "los angeles"],  # no genome tag reaches 0.5: user tags
-        "3": ["twist"],  # no genome scores at all: user tags
+        "2": ["heist"],  # no genome tag reaches 0.5: user tags given by 2+ users
+        "3": [],  # no genome scores, and its one user tag was given by one user
     }
     assert _column(query, summary.database, "title")["3"] == "The Usual Suspects"
     assert _column(query, summary.database, "n_interactions") == {"1": 2, "2": 1, "3": 0}
@@ -105,7 +105,7 @@ def test_ml10m_zip(
     ]
     assert _column(query, db, "keywords") == {
         "1": '["pixar"]',
-        "2": '["paris", "whimsical"]',
+        "2": '["paris"]',  # "whimsical": one user
         "3": "[]",
         "4": "[]",
     }

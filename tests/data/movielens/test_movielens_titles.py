@@ -73,6 +73,30 @@ from macrs_sim.data.movielens.titles import (
         ("(1995)", "(1995)", None, ()),
         ("Double (Double) (2000)", "Double", 2000, ()),  # an aka equal to the title is dropped
         ("Seven (aka Se7en)", "Seven", None, ("Se7en",)),
+        (
+            "Swedish Love Story, A (Kärlekshistoria, En) (1970)",
+            "A Swedish Love Story",
+            1970,
+            ("En Kärlekshistoria",),
+        ),
+        (
+            "Assault, The (Aanslag, De) (1986)",
+            "The Assault",
+            1986,
+            ("De Aanslag",),
+        ),
+        (
+            "Tin Drum, The (Blechtrommel, Die) (1979)",
+            "The Tin Drum",
+            1979,
+            ("Die Blechtrommel",),
+        ),
+        (
+            "Cabinet of Dr. Caligari, The (Cabinet des Dr. Caligari., Das) (1920)",
+            "The Cabinet of Dr. Caligari",
+            1920,
+            ("Das Cabinet des Dr. Caligari.",),
+        ),
     ],
 )
 def test_parse_title(raw: str, title: str, year: int | None, aka: tuple[str, ...]) -> None:
@@ -104,6 +128,16 @@ def test_parse_title(raw: str, title: str, year: int | None, aka: tuple[str, ...
         ("Chien andalou, Un", "Un Chien andalou"),
         ("Femme est une femme, Une", "Une Femme est une femme"),
         ("Soliti ignoti, I", "I Soliti ignoti"),
+        ("Kärlekshistoria, En", "En Kärlekshistoria"),
+        ("Handful of Dust, A", "A Handful of Dust"),
+        ("Satans bröder, Ett", "Ett Satans bröder"),
+        ("Herz aus Glas, Ein", "Ein Herz aus Glas"),
+        ("Liebe in Deutschland, Eine", "Eine Liebe in Deutschland"),
+        ("Meisje met het rode haar, Het", "Het Meisje met het rode haar"),
+        ("Aanslag, De", "De Aanslag"),
+        ("Ultimi giorni, Gli", "Gli Ultimi giorni"),
+        ("Eclisse, L'", "L'Eclisse"),
+        ("Men, Women & Children", "Men, Women & Children"),
         ("Paris, Texas", "Paris, Texas"),
         ("Crouching Tiger, Hidden Dragon", "Crouching Tiger, Hidden Dragon"),
         ("Live and Let Die", "Live and Let Die"),
