@@ -19,6 +19,8 @@ CHUNK_ROWS = 500_000
 _DTYPES: dict[Kind, object] = {"int": "int64", "float": "float64", "str": str}
 _INT = r"\s*[+-]?\d+\s*"
 _FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+_OPEN_QUOTE = re.compile(r"EOF inside string starting at row (\d+)")
+_MAX_DIGITS = 18  # every 18-digit integer fits in int64
 
 
 def read_header(release: Release, filename: str, columns: Mapping[str, Kind]) -> list[str]:
@@ -36,7 +38,10 @@ def read_header(release: Release, filename: str, columns: Mapping[str, Kind]) ->
     missing = [c for c in columns if c not in header]
     if missing:
         found = ", ".join(header) if header else "nothing"
-        raise DataError(f"{label}: expected columns {', '.join(columns)}; found {found}")
+        raise DataError(f"{label}:1: expected columns {', '.join(columns)}; found {found}")
+    twice = next((c for i, c in enumerate(header) if c in header[:i]), None)
+    if twice is not None:
+        raise DataError(f"{label}:1: column {twice!r} appears twice; expected each column once")
     if first is not None and len(first) > len(header):
         raise DataError(f"{label}:2: expected {len(header)} fields, found {len(first)}")
     return header
@@ -85,6 +90,10 @@ def _diagnose(
     if match is not None:
         want, line, saw = match.groups()
         return DataError(f"{label}:{line}: expected {want} fields, found {saw}")
+    match = _OPEN_QUOTE.search(str(err))
+    if match is not None:  # pandas counts rows from 0 at the header
+        line = int(match.group(1)) + 1
+        return DataError(f'{label}:{line}: a quoted field never closes; expected a closing "')
     try:
         found = _first_bad_value(release, filename, columns)
     except (ValueError, OverflowError):
@@ -111,7 +120,8 @@ def _not_utf8(release: Release, filename: str, err: UnicodeDecodeError) -> DataE
 
 def _bad_rows(values: pd.Series, kind: Kind) -> np.ndarray:
     if kind == "int":
-        ok = values.str.fullmatch(_INT).to_numpy(dtype=bool)
+        fits = values.str.strip().str.lstrip("+-").str.len() <= _MAX_DIGITS
+        ok = (values.str.fullmatch(_INT) & fits).to_numpy(dtype=bool)
     else:
         ok = pd.to_numeric(values, errors="coerce").notna().to_numpy(dtype=bool)
     return np.flatnonzero(~ok)
@@ -130,8 +140,10 @@ def _first_bad_value(release: Release, filename: str, columns: Mapping[str, Kind
                     hits.append((int(bad[0]), name))
             if hits:
                 row, name = min(hits)
-                expected = "an integer" if columns[name] == "int" else "a number"
                 value = frame[name].iloc[row]
+                expected = "an integer" if columns[name] == "int" else "a number"
+                if re.fullmatch(_INT, value):
+                    expected = f"an integer of at most {_MAX_DIGITS} digits"
                 where = f"{release.label(filename)}:{line + row}"
                 return f"{where}: {name}: expected {expected}, found {value!r}"
             line += len(frame)

@@ -9,6 +9,7 @@ from macrs_sim.data.movielens.records import MovieRow, RatingBatch
 from macrs_sim.errors import DataError
 
 BATCH_ROWS = 200_000
+MAX_DIGITS = 18
 
 
 def iter_lines(release: Release, filename: str) -> Iterator[tuple[int, str]]:
@@ -31,9 +32,14 @@ def iter_lines(release: Release, filename: str) -> Iterator[tuple[int, str]]:
 
 def _int(text: str, where: str, what: str) -> int:
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
         raise DataError(f"{where}: {what}: expected an integer, found {text!r}") from None
+    if abs(value) >= 10**MAX_DIGITS:  # SQLite stores 64-bit integers
+        raise DataError(
+            f"{where}: {what}: expected an integer of at most {MAX_DIGITS} digits, found {text!r}"
+        )
+    return value
 
 
 def _malformed(text: str, where: str, layout: str) -> DataError:

@@ -17,7 +17,7 @@ from macrs_sim.data.movielens.records import Dropped, PrepareOptions
 from macrs_sim.errors import DataError
 
 # Reader faults that no check above them foresaw; they still end in one line, not a traceback.
-_UNFORESEEN = (ValueError, KeyError, IndexError, TypeError, UnicodeError, csv.Error)
+_UNFORESEEN = (ValueError, KeyError, IndexError, TypeError, OverflowError, csv.Error)
 
 
 @dataclass(frozen=True)

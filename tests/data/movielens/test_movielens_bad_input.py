@@ -90,18 +90,18 @@ def test_zip_without_a_release(tmp_path: Path, out_dir: Path) -> None:
 CSV_CASES = [
     pytest.param(
         {"ratings.csv": "user,item,score,time\n1,1,4.0,5\n"},
-        "ratings.csv: expected columns userId, movieId, rating, timestamp; "
+        "ratings.csv:1: expected columns userId, movieId, rating, timestamp; "
         "found user, item, score, time",
         id="misnamed-columns",
     ),
     pytest.param(
         {"movies.csv": "movieId,title\n1,Heat (1995)\n"},
-        "movies.csv: expected columns movieId, title, genres; found movieId, title",
+        "movies.csv:1: expected columns movieId, title, genres; found movieId, title",
         id="missing-column",
     ),
     pytest.param(
         {"ratings.csv": ""},
-        "ratings.csv: expected columns userId, movieId, rating, timestamp; found nothing",
+        "ratings.csv:1: expected columns userId, movieId, rating, timestamp; found nothing",
         id="empty-file",
     ),
     pytest.param(
@@ -175,6 +175,22 @@ CSV_CASES = [
         },
         "genome-scores.csv:3: tagId 7 is not in genome-tags.csv",
         id="unknown-genome-tag",
+    ),
+    pytest.param(
+        {"movies.csv": "movieId,title,genres,title \n1,Heat (1995),Action,x\n"},
+        "movies.csv:1: column 'title' appears twice; expected each column once",
+        id="column-twice-after-stripping",
+    ),
+    pytest.param(
+        {"movies.csv": 'movieId,title,genres\n1,Heat (1995),Action\n2,"Up (2009),Animation\n'},
+        'movies.csv:3: a quoted field never closes; expected a closing "',
+        id="unclosed-quote",
+    ),
+    pytest.param(
+        {"ratings.csv": RATINGS_HEAD + "1,1,4.0,5\n1,2,4.0,99999999999999999999\n"},
+        "ratings.csv:3: timestamp: expected an integer of at most 18 digits, found "
+        "'99999999999999999999'",
+        id="integer-too-big",
     ),
     pytest.param(
         {"tags.csv": "userId,movieId,tag,timestamp\n1,1,fun,x\n"},
@@ -268,6 +284,12 @@ DAT_CASES = [
         {"ratings.dat": "1::1::5::97\n1::2::4::soon\n"},
         "ratings.dat:2: Timestamp: expected an integer, found 'soon'",
         id="non-integer-timestamp",
+    ),
+    pytest.param(
+        {"ratings.dat": "1::1::5::97\n1::2::4::9223372036854775808\n"},
+        "ratings.dat:2: Timestamp: expected an integer of at most 18 digits, found "
+        "'9223372036854775808'",
+        id="integer-too-big",
     ),
     pytest.param(
         {"ratings.dat": "1::1::5::97\n1::2::five::98\n"},
