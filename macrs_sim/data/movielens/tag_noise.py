@@ -9,10 +9,12 @@ then dropped when it matches one of these rules, each matched against the whole 
 - ``rating``: a score: "9/10", "4.5/5", "5 stars", "one star", "3 out of 5", "*****",
   "rated 8", a bare number below 100 ("10", "4.5"). "9/11" is not a score and is kept.
 - ``list``: a list name: "toplist07", "top 10", "imdb top 250", "netflix queue",
-  "watchlist", "favorites", "to see", "want to watch", anything starting with "my ".
+  "watchlist", "favorites", "to see", "want to watch", "erlend's dvds",
+  "less than 300 ratings", anything starting with "my ".
 - ``viewing``: when or whether the user saw or owns it: "seen", "seen at cinema 2012",
   "watched 2007", "not seen", "owned", "rented".
-- ``format``: a medium or a shop: "dvd", "on dvd", "vhs", "blu-ray", "netflix", "tivo".
+- ``format``: a medium or a shop: "dvd", "on dvd", "vhs", "blu-ray", "bd-r", "clv",
+  "dvd-video", "netflix", "tivo".
 - ``symbols``: no letter or digit at all ("???", "-"), or a single character.
 
 Tags that one user alone gave a film are dropped elsewhere (see ``tags.py``): that removes
@@ -28,7 +30,8 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _NUMBER = r"\d+(?:[.,]\d+)?"
 _WORD_NUMBER = r"(?:half|one|two|three|four|five|six|seven|eight|nine|ten)"
 _MEDIA = (
-    r"dvds?|vhs|blu-?rays?|bd|hd[ -]?dvd|laserdisc|betamax|dvd-?r|vcd|netflix|tivo|itunes|"
+    r"dvds?|vhs|blu-?rays?|bd|bd-?r|hd[ -]?dvd|laserdisc|clv|cav|betamax|dvd-?r|dvd-ram|"
+    r"dvd-video|vcd|netflix|tivo|itunes|"
     r"amazon(?: prime)?|hulu|hbo|iplayer|dvr|recorded|tv recording"
 )
 
@@ -64,6 +67,8 @@ NOISE_RULES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                 r".*\b(?:watch\s*list|wish\s*list|queue|favou?rites?|faves?)\b.*",
                 r"(?:to|want to|must|should|need to)\s+(?:see|watch|buy|rent|own)\b.*",
                 r"my\s.+",
+                r"\S+'s\s+(?:dvds?|list|collection)",
+                r"(?:less|more|fewer) than \d+ ratings?",
             ),
         ),
         (

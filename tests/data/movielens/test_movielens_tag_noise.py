@@ -62,6 +62,9 @@ def test_normalize_tag(raw: object, normalized: str) -> None:
         ("to see", "list"),
         ("want to watch", "list"),
         ("my dvds", "list"),
+        ("in netflix queue", "list"),
+        ("erlend's dvds", "list"),
+        ("less than 300 ratings", "list"),
         ("seen", "viewing"),
         ("seen at cinema 2012", "viewing"),
         ("watched 2007", "viewing"),
@@ -77,6 +80,9 @@ def test_normalize_tag(raw: object, normalized: str) -> None:
         ("dvd collection", "format"),
         ("netflix", "format"),
         ("tivo", "format"),
+        ("bd-r", "format"),
+        ("clv", "format"),
+        ("dvd-video", "format"),
         ("???", "symbols"),
         ("-", "symbols"),
         ("x", "symbols"),
@@ -107,6 +113,8 @@ def test_bookkeeping_tags_are_noise(tag: str, rule: str) -> None:
         "twist ending",
         "mystery science theater 3000",
         "netflix original",
+        "hitchcock's films",
+        "ratings war",
     ],
 )
 def test_film_tags_are_kept(tag: str) -> None:
