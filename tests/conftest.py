@@ -132,6 +132,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     )
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.write_line(f"ERROR: {message}", red=True, bold=True)
+        reporter.write_line(f"\nERROR: {message}", red=True, bold=True)
     if session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

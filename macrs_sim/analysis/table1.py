@@ -166,8 +166,8 @@ def _row(cells: Sequence[str]) -> str:
 
 
 COUNTING_NOTE = (
-    "n counts every dialogue of the system; the {errors} that ended in an error count as "
-    "failures (max_turns + 1 turns, no hit), as the paper divides by all N test samples."
+    "n counts every dialogue of the system; dialogues that ended in an error ({errors} here) "
+    "count as failures (max_turns + 1 turns, no hit), as the paper divides by all N test samples."
 )
 COMPLETED_NOTE = (
     "Completed dialogues only: n leaves out the {errors} dialogue(s) that ended in an error, "

@@ -213,7 +213,8 @@ def test_render_rows_exactly() -> None:
     )
     assert lines[4] == "| ghost | llama | 0 | 0 | n/a | n/a | n/a | n/a |"
     note = lines[6]
-    assert note.startswith("n counts every dialogue of the system; the 2 that ended in an error")
+    assert note.startswith("n counts every dialogue of the system; dialogues that ended in an ")
+    assert "error (2 here) count as failures (max_turns + 1 turns, no hit)" in note
     assert "95% percentile bootstrap" in note and "(2000 resamples)" in note
     assert "paired Student's t-test against chatgpt" in note
     assert "‡ p ≤ 0.01" in note and "† p ≤ 0.05" in note
