@@ -1,6 +1,14 @@
-"""Shared fixtures: a small hand-made catalog, so expected values can be worked out by hand."""
+"""Shared fixtures: a small hand-made catalog, so expected values can be worked out by hand.
+
+Also a session-wide check that the suite leaves the working tree clean: tests write only
+under tmp_path, so a file the run added or changed in the checkout fails the session.
+"""
 
 from __future__ import annotations
+
+import hashlib
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +73,65 @@ def sample() -> Sample:
         target_profile=("virtual reality", "martial arts"),
         opening="I want a mind-bending action film.",
     )
+
+
+# --- the suite must leave the working tree clean ------------------------------------------
+
+_TREE_KEY = pytest.StashKey[tuple[Path, dict[str, str]]]()
+
+
+def _git(root: Path, *args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, timeout=60
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout if done.returncode == 0 else None
+
+
+def _tree_state(root: Path) -> dict[str, str] | None:
+    """Each path `git status` reports, with its status and a hash of its content (so a file
+    that was already modified and changes again is caught too); None outside a checkout."""
+    out = _git(root, "status", "--porcelain", "--untracked-files=all", "-z")
+    if out is None:
+        return None
+    state: dict[str, str] = {}
+    for entry in filter(None, out.split("\0")):
+        code, name = entry[:2], entry[3:]
+        file = root / name
+        digest = hashlib.sha256(file.read_bytes()).hexdigest() if file.is_file() else "-"
+        state[name] = f"{code} {digest}"
+    return state
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller checks
+        return
+    top = _git(Path(__file__).parent, "rev-parse", "--show-toplevel")
+    if top is None:
+        return  # not a git checkout (an sdist, a copy): nothing to compare
+    root = Path(top.strip())
+    state = _tree_state(root)
+    if state is not None:
+        session.config.stash[_TREE_KEY] = (root, state)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    recorded = session.config.stash.get(_TREE_KEY, None)
+    if recorded is None:
+        return
+    root, before = recorded
+    after = _tree_state(root) or {}
+    dirtied = sorted(name for name, state in after.items() if before.get(name) != state)
+    if not dirtied:
+        return
+    message = (
+        f"the test run left the working tree dirty ({len(dirtied)} new, changed or deleted "
+        f"file(s)): {', '.join(dirtied)} -- tests must write only under tmp_path"
+    )
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"\nERROR: {message}", red=True, bold=True)
+    if session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -29,6 +29,18 @@ def test_report_on_a_partial_run_says_so(tmp_path: Path) -> None:
     assert "### LLM · s-1 · FAIL" in text and (run / "figures" / "fig4_act_ratios.png").is_file()
 
 
+def test_report_console_table_counts_errors_as_failures(tmp_path: Path) -> None:
+    scripts = [*SCRIPTS, Script("MACRS", "s-2", (), error=True), Script("LLM", "s-2", ("R",))]
+    run = make_run(tmp_path, "r", SYSTEMS, SAMPLES, scripts)
+    proc = cli("report", str(run), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    # MACRS: 2 dialogues, 1 error: success 1/2, turns (2 + 6)/2 = 4.00, Hit@5 1/2.
+    row = next(line for line in proc.stdout.splitlines() if "MACRS" in line)
+    cells = [cell.strip() for cell in row.split("│")[1:-1]]
+    assert cells == ["MACRS", "2", "1", "0.50", "4.00", "0.50", "0.50"]
+    assert "Rates over all dialogues: an error counts as a failure." in proc.stdout
+
+
 def test_compare_writes_one_report(tmp_path: Path) -> None:
     a = make_run(tmp_path, "a", SYSTEMS, SAMPLES, SCRIPTS)
     b = make_run(tmp_path, "b", SYSTEMS, SAMPLES, SCRIPTS)

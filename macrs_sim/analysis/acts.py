@@ -10,8 +10,9 @@ tested and written to CSV without drawing anything.
 - `cumulative_successes` (Figure 5): how many dialogues had succeeded by each turn.
 - `bucket_performance` (Figure 6): success rate and Hit@10 per target-popularity bucket.
 
-Dialogues that ended in an error are left out of every rate (as in `metrics`); their
-turns still count in `act_ratios`, since the acts were chosen all the same.
+Every dialogue counts, as in `metrics` (the paper divides by all N samples): one that
+ended in an error is a failure in `cumulative_successes` and `bucket_performance`, and
+its turns count in `act_ratios`, since the acts were chosen all the same.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from macrs_sim.protocol import DialogueAct
 PAPER_ACTS: tuple[str, ...] = tuple(a.value for a in DialogueAct)
 
 _ACT_COLUMNS = ["system", "turn", "act", "count", "total", "ratio"]
-_CUM_COLUMNS = ["system", "turn", "successes", "rate"]
+_CUM_COLUMNS = ["system", "turn", "successes", "dialogues", "rate"]
 _BUCKET_COLUMNS = ["system", "bucket", "n", "success_rate", "hit@10"]
 
 
@@ -65,25 +66,21 @@ def act_ratios(
     return pd.DataFrame(out, columns=_ACT_COLUMNS)
 
 
-def _completed(dialogues: pd.DataFrame) -> pd.DataFrame:
-    return dialogues[dialogues["status"] != "error"]
-
-
 def cumulative_successes(
     dialogues: pd.DataFrame, systems: Sequence[str], max_turns: int
 ) -> pd.DataFrame:
     """Per system and turn 1..max_turns, the dialogues that succeeded by then (Figure 5).
 
-    `rate` divides by the system's completed dialogues (errors left out); NaN when it has none.
+    `dialogues` counts all the system's dialogues and `rate` divides by it (an error never
+    succeeds); NaN when the system has none.
     """
-    done = _completed(dialogues)
     out = []
     for system in systems:
-        mine = done[done["system"] == system]
+        mine = dialogues[dialogues["system"] == system]
         won = pd.to_numeric(mine.loc[mine["status"] == "success", "success_turn"])
         for turn in range(1, max_turns + 1):
             successes = int((won <= turn).sum())
-            out.append([system, turn, successes, _ratio(successes, len(mine))])
+            out.append([system, turn, successes, len(mine), _ratio(successes, len(mine))])
     return pd.DataFrame(out, columns=_CUM_COLUMNS)
 
 
@@ -93,12 +90,12 @@ def bucket_performance(
     """Per system and popularity bucket, success rate and Hit@10 (Figure 6).
 
     Buckets come in the given order (`data.popularity.bucket_labels`); dialogues without a
-    bucket, or with one not listed, are ignored. Rates are NaN for an empty bucket (n == 0).
+    bucket, or with one not listed, are ignored. `n` counts every dialogue of the cell, errors
+    included (as failures). Rates are NaN for an empty bucket (n == 0).
     """
-    done = _completed(dialogues)
     out = []
     for system in systems:
-        mine = done[done["system"] == system]
+        mine = dialogues[dialogues["system"] == system]
         for bucket in buckets:
             cell = mine[mine["bucket"] == bucket]
             n = len(cell)

@@ -3,7 +3,9 @@
     build_report([load_run(a), load_run(b)], Path("reports/cmp"), ReportOptions(reference="MACRS"))
 
 Writes `report.md`, `figures/*.png` (Figures 4-6 and the act-transition graphs),
-`tables/*.csv` (every table of the report), `results.csv` and `validity.csv`.
+`tables/*.csv` (every table of the report, `results_completed_only.csv` among them),
+`results.csv` and `validity.csv`, each atomically (a killed report leaves no half file).
+Every headline number counts all dialogues, an error as a failure (see `metrics`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from pathlib import Path
 import pandas as pd
 
 from macrs_sim.analysis import acts, plots, transitions
+from macrs_sim.analysis.atomic import write_csv_atomic, write_text_atomic
 from macrs_sim.analysis.combine import Comparison, combine_runs
 from macrs_sim.analysis.cost import cost_table, render_cost_markdown, run_prices
 from macrs_sim.analysis.load import RunData
 from macrs_sim.analysis.metrics import compute_metrics, metrics_frame
 from macrs_sim.analysis.report_sections import (
     case_study_section,
+    completed_section,
     judge_section,
     runs_section,
     summary_section,
@@ -148,6 +152,9 @@ def build_report(
     )
     metrics = compute_metrics(cmp.results)
     metrics.sort(key=lambda m: cmp.system_names.index(m.system))
+    completed = compute_metrics(cmp.results, completed_only=True)
+    completed.sort(key=lambda m: cmp.system_names.index(m.system))
+    tables["results_completed_only"] = metrics_frame(completed)
     md = [
         f"# {title}",
         "",
@@ -160,19 +167,18 @@ def build_report(
     md += [
         render_table1_markdown(
             t1, reference=reference, paired=cmp.paired, n_resamples=options.n_resamples
-        ).rstrip("\n")
+        ).rstrip("\n"),
+        "",
+        completed_section(completed),
     ]
-    md += ["", *_figures(cmp, out, tables), "", *_transitions(cmp, out, tables)]
+    md += [*_figures(cmp, out, tables), "", *_transitions(cmp, out, tables)]
     md += ["", judge_section(cmp, tables), validity_section(cmp, out, catalog_for)]
     prices = run_prices(r.scenario for r in runs)
     md += [render_cost_markdown(cmp.calls, prices=prices)]
     for by in (["system"], ["system", "role"], ["system", "turn"]):
         tables["cost_by_" + "_".join(by)] = cost_table(cmp.calls, by, prices)
     md += [case_study_section(cmp, options.case_ids, options.explain, catalog_for)]
-    (out / "tables").mkdir(exist_ok=True)
     for name, frame in tables.items():
-        frame.to_csv(out / "tables" / f"{name}.csv", index=False)
-    metrics_frame(metrics).to_csv(out / "results.csv", index=False)
-    report = out / "report.md"
-    report.write_text("\n".join(md).rstrip("\n") + "\n", encoding="utf-8")
-    return report
+        write_csv_atomic(frame, out / "tables" / f"{name}.csv")
+    write_csv_atomic(metrics_frame(metrics), out / "results.csv")
+    return write_text_atomic(out / "report.md", "\n".join(md).rstrip("\n") + "\n")

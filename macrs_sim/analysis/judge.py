@@ -7,7 +7,9 @@ For every MACRS turn whose chosen act had a strategy-level suggestion, the store
 response (w/) is compared with the same responder's response regenerated from the
 same dialogue history and user profile but no suggestion (w/o). An LLM judge
 picks the better one on four criteria and overall, in both orders; see
-`judge_schemas` for the rule that combines the orders.
+`judge_schemas` for the rule that combines the orders. Table 2 shows both countings:
+both orders combined (one outcome per pair) and single order (each of the two ordered
+judgments counted on its own, two per pair), which is what the paper's shares are.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from macrs_sim.analysis.judge_run import judge_pair, judge_run, regenerate
 from macrs_sim.analysis.judge_schemas import (
     CRITERIA,
     OUTCOMES,
+    Criterion,
     JudgePair,
     JudgeRecord,
     JudgeVerdict,
@@ -63,6 +66,11 @@ RULE_NOTE = (
     "symmetric cases; anything else (one win each, or two ties) is a tie. "
     "Each criterion is combined the same way."
 )
+SINGLE_NOTE = (
+    "Single order: each of a pair's two ordered judgments counted on its own (two per pair, "
+    "position bias not cancelled). The paper describes one judgment per comparison, so its "
+    "shares compare with these."
+)
 PAPER_NOTE = "The paper reports 45.4% / 33.0% / 21.6% (MACRS, ChatGPT as the judge)."
 
 
@@ -76,13 +84,21 @@ def _counts(prefix: str, outcomes: Sequence[Outcome | None]) -> dict[str, float 
     return row
 
 
+def _single(judged: Sequence[JudgeRecord], criterion: Criterion | None) -> list[Outcome]:
+    return [o for r in judged for o in (r.single_order_outcomes(criterion) or ())]
+
+
 def _row(system: str, records: Sequence[JudgeRecord]) -> dict[str, object]:
     judged = [r for r in records if r.error is None]
     row: dict[str, object] = {"system": system, "pairs": len(judged)}
     row["errors"] = len(records) - len(judged)
     row |= _counts("", [r.outcome for r in judged])
+    single = _single(judged, None)
+    row["judgments"] = len(single)
+    row |= _counts("single_", single)
     for c in CRITERIA:
         row |= _counts(f"{c}_", [r.criterion_outcome(c) for r in judged])
+        row |= _counts(f"{c}_single_", _single(judged, c))
     return row
 
 
@@ -108,20 +124,33 @@ def _cells(row: pd.Series, prefix: str = "") -> str:
     )
 
 
+def _criterion_table(rows: Sequence[pd.Series], prefix: str) -> list[str]:
+    lines = [f"| System | Criterion | {_HEADER} |", "| --- | --- | ---: | ---: | ---: |"]
+    return lines + [
+        f"| {r['system']} | {_LABELS[c]} | {_cells(r, f'{c}_{prefix}')} |"
+        for r in rows
+        for c in CRITERIA
+    ]
+
+
 def render_table2_markdown(frame: pd.DataFrame) -> str:
-    """The paper's Table 2 per system, then the same per criterion, then how orders combine."""
+    """The paper's Table 2 per system, counted with both orders combined and single order,
+    then the same per criterion, then how the countings work."""
     if frame.empty:
         return f"{TABLE2_TITLE}\n\nNo pairs were judged.\n"
     rows = [r for _, r in frame.iterrows()]
-    lines = [TABLE2_TITLE, "", f"| System | Pairs | Errors | {_HEADER} |"]
-    lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
-    lines += [f"| {r['system']} | {r['pairs']} | {r['errors']} | {_cells(r)} |" for r in rows]
-    lines += ["", "Per criterion:", "", f"| System | Criterion | {_HEADER} |"]
-    lines.append("| --- | --- | ---: | ---: | ---: |")
+    lines = [TABLE2_TITLE, "", "Both orders combined (one outcome per pair):", ""]
     lines += [
-        f"| {r['system']} | {_LABELS[c]} | {_cells(r, f'{c}_')} |" for r in rows for c in CRITERIA
+        f"| System | Pairs | Errors | {_HEADER} |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
-    lines += ["", f"- {RULE_NOTE}"]
+    lines += [f"| {r['system']} | {r['pairs']} | {r['errors']} | {_cells(r)} |" for r in rows]
+    lines += ["", "Single order (each ordered judgment on its own; the paper's counting):", ""]
+    lines += [f"| System | Judgments | {_HEADER} |", "| --- | ---: | ---: | ---: | ---: |"]
+    lines += [f"| {r['system']} | {r['judgments']} | {_cells(r, 'single_')} |" for r in rows]
+    lines += ["", "Per criterion, both orders combined:", "", *_criterion_table(rows, "")]
+    lines += ["", "Per criterion, single order:", "", *_criterion_table(rows, "single_")]
+    lines += ["", f"- Both orders combined: {RULE_NOTE}", f"- {SINGLE_NOTE}"]
     lines.append("- Pairs the judge could not answer (errors) are left out of the shares.")
     lines.append(f"- {PAPER_NOTE}")
     return "\n".join(lines) + "\n"

@@ -8,7 +8,10 @@ back to "with" / "without" / "tie" and combined by `combine_outcomes`:
 - "without" wins in the symmetric cases;
 - anything else (one win each, i.e. the judge followed the position, or two ties) is a tie.
 
-The same rule combines each criterion separately.
+The same rule combines each criterion separately. `single_order_outcomes` gives the two
+ordered judgments of a pair on their own, uncombined: counted that way (two per pair)
+they make Table 2's single-order shares, the kind of number the paper reports (it
+describes one judgment per comparison and no order swap).
 """
 
 from __future__ import annotations
@@ -107,6 +110,19 @@ class JudgeRecord(JudgedTurn):
     def from_pair(cls, pair: JudgePair, **fields: object) -> JudgeRecord:
         base = pair.model_dump(exclude={"history", "profile"})
         return cls.model_validate({**base, **fields})
+
+    def single_order_outcomes(
+        self, criterion: Criterion | None = None
+    ) -> tuple[Outcome, Outcome] | None:
+        """The with=A and the with=B judgment each on its own (overall, or on `criterion`);
+        None when the pair was not judged."""
+        if self.verdict_ab is None or self.verdict_ba is None:
+            return None
+        name = criterion or "winner"
+        return (
+            outcome_of(getattr(self.verdict_ab, name), with_is_a=True),
+            outcome_of(getattr(self.verdict_ba, name), with_is_a=False),
+        )
 
     def criterion_outcome(self, criterion: Criterion) -> Outcome | None:
         """The combined outcome on one criterion; None when the pair was not judged."""

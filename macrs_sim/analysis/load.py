@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from macrs_sim.analysis.metrics import is_hit
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
 from macrs_sim.store import RunStore
@@ -89,8 +90,8 @@ def hit_rank(result: DialogueResult) -> int | None:
 
 
 def dialogue_row(r: DialogueResult, buckets: dict[str, str | None]) -> dict[str, Any]:
-    done = r.status != "error"
-    rank = hit_rank(r)
+    """One dialogue's metrics as the paper counts them: an error is a failure (0, never a
+    hit, max_turns + 1 turns); `status` tells errors apart for the completed-only view."""
     row: dict[str, Any] = {
         "dialogue_id": r.dialogue_id,
         "system": r.system,
@@ -98,17 +99,16 @@ def dialogue_row(r: DialogueResult, buckets: dict[str, str | None]) -> dict[str,
         "target_id": r.target_id,
         "bucket": buckets.get(r.sample_id),
         "status": r.status,
-        "success": float(r.status == "success") if done else float("nan"),
+        "success": float(r.status == "success"),
         "success_turn": r.success_turn,
-        "turns": float(r.turns_taken) if done else float("nan"),
+        "turns": float(r.turns_taken),
         "n_exchanges": len(r.exchanges),
-        "final_rank": rank,
+        "final_rank": hit_rank(r),
         "leaks": r.leaks,
         "error": r.error,
     }
     for k in HIT_KS:
-        hit = r.status == "success" or (rank is not None and rank <= k)
-        row[f"hit@{k}"] = float(hit) if done else float("nan")
+        row[f"hit@{k}"] = float(is_hit(r, k))
     return row
 
 

@@ -1,7 +1,12 @@
 """The MACRS paper's metrics (§4.3): success rate, average turns and Hit@K.
 
-Dialogues that ended in an error are no evidence about the system's recommending,
-so they are counted apart (`n_errors`) and left out of every rate.
+The paper's eq. 6-8 divide by all N test samples, so every dialogue of a run counts:
+one that ended in an error is a failure (max_turns + 1 turns, never a hit) and is also
+counted in `n_errors`, so a table can show how many there were. Leaving errors out
+would score each system on a different, self-selected subset of the samples.
+
+`completed_only=True` gives the secondary view over the dialogues that ended without
+an error (success or failure); reports show it beside the headline numbers.
 """
 
 from __future__ import annotations
@@ -18,53 +23,63 @@ from macrs_sim.protocol import DialogueResult
 @dataclass(frozen=True)
 class SystemMetrics:
     system: str
-    n: int  # completed dialogues: successes + failures
-    n_errors: int
+    n: int  # dialogues the rates divide by: all of them, or the completed ones only
+    n_errors: int  # dialogues that ended in an error (counted as failures unless completed_only)
     success_rate: float
     avg_turns: float
     hit_at: dict[int, float]
+    completed_only: bool = False
 
 
-def _target_in_top(result: DialogueResult, k: int) -> bool:
+def is_hit(result: DialogueResult, k: int) -> bool:
+    """Paper eq. 7: a success is a hit at every K; a failure is a hit if the target is within
+    the first K entries of its final list as given (duplicates and short lists as they are);
+    an error is never a hit."""
+    if result.status == "error":
+        return False
+    if result.status == "success":
+        return True
     return any(ref.item_id == result.target_id for ref in result.final_list[:k])
 
 
 def _system_metrics(
-    system: str, results: Sequence[DialogueResult], ks: Sequence[int]
+    system: str, results: Sequence[DialogueResult], ks: Sequence[int], completed_only: bool
 ) -> SystemMetrics:
-    done = [r for r in results if r.status != "error"]
-    n = len(done)
-    successes = sum(r.status == "success" for r in done)
+    errors = sum(r.status == "error" for r in results)
+    counted = [r for r in results if r.status != "error"] if completed_only else list(results)
+    n = len(counted)
 
     def rate(count: int) -> float:
         return count / n if n else math.nan
 
-    # Paper eq. 7: a success is a hit at every K; a failure is a hit if its final list
-    # holds the target within the top K.
-    failures = [r for r in done if r.status != "success"]
-    hit_at = {k: rate(successes + sum(_target_in_top(r, k) for r in failures)) for k in ks}
     return SystemMetrics(
         system=system,
         n=n,
-        n_errors=len(results) - n,
-        success_rate=rate(successes),
-        avg_turns=rate(sum(r.turns_taken for r in done)),
-        hit_at=hit_at,
+        n_errors=errors,
+        success_rate=rate(sum(r.status == "success" for r in counted)),
+        # turns_taken is max_turns + 1 for anything but a success, errors included.
+        avg_turns=rate(sum(r.turns_taken for r in counted)),
+        hit_at={k: rate(sum(is_hit(r, k) for r in counted)) for k in ks},
+        completed_only=completed_only,
     )
 
 
 def compute_metrics(
-    results: Sequence[DialogueResult], ks: Sequence[int] = (5, 10)
+    results: Sequence[DialogueResult], ks: Sequence[int] = (5, 10), *, completed_only: bool = False
 ) -> list[SystemMetrics]:
     """One SystemMetrics per system, in order of each system's first dialogue."""
     by_system: dict[str, list[DialogueResult]] = {}
     for result in results:
         by_system.setdefault(result.system, []).append(result)
-    return [_system_metrics(system, group, ks) for system, group in by_system.items()]
+    return [_system_metrics(s, group, ks, completed_only) for s, group in by_system.items()]
 
 
 def metrics_frame(metrics: Sequence[SystemMetrics]) -> pd.DataFrame:
-    """A table of metrics: one row per system, one hit@K column per K."""
+    """A table of metrics: one row per system, one hit@K column per K.
+
+    `dialogues` is the denominator of the rates; `errors` how many of the system's
+    dialogues ended in an error (inside `dialogues`, unless the metrics are completed-only).
+    """
     ks = list(dict.fromkeys(k for m in metrics for k in m.hit_at))
     columns = ["system", "dialogues", "errors", "success_rate", "avg_turns"]
     columns += [f"hit@{k}" for k in ks]

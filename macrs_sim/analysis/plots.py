@@ -17,6 +17,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from macrs_sim.analysis.atomic import save_png_atomic
+
 # One colour per dialogue act, the same in every figure of the project.
 ACT_COLORS: dict[str, str] = {
     "ask": "#4C72B0",
@@ -46,12 +48,15 @@ def _unique(values: pd.Series) -> list[str]:
     return [str(v) for v in dict.fromkeys(values)]
 
 
+def _note(ax: Axes, text: str) -> None:
+    """A visible statement in the middle of a panel whose data are all zero or absent, so an
+    empty-looking plot cannot be mistaken for a rendering fault."""
+    box = {"boxstyle": "round,pad=0.4", "facecolor": "white", "edgecolor": "#999999"}
+    ax.text(0.5, 0.6, text, transform=ax.transAxes, ha="center", va="center", bbox=box)
+
+
 def _save(fig: Figure, path: str | Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=DPI, bbox_inches="tight", format="png")
-    fig.clear()
-    return path
+    return save_png_atomic(fig, path, dpi=DPI)
 
 
 def _stack_turns(ax: Axes, frame: pd.DataFrame, acts: Sequence[str]) -> None:
@@ -69,6 +74,8 @@ def _stack_turns(ax: Axes, frame: pd.DataFrame, acts: Sequence[str]) -> None:
         bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
     totals = frame.groupby("turn")["total"].first()
     ax.set_xticks(turns, [f"{t}\nn={int(totals[t])}" for t in turns])
+    if not any(int(v) for v in totals):
+        _note(ax, "No turns recorded")
 
 
 def act_ratios_figure(ratios: pd.DataFrame) -> Figure:
@@ -81,7 +88,7 @@ def act_ratios_figure(ratios: pd.DataFrame) -> Figure:
     for i, (ax, system) in enumerate(zip(axes, systems, strict=False)):
         _stack_turns(ax, ratios[ratios["system"] == system], acts)
         ax.set_title(_wrap(system), fontsize=11)
-        ax.set_xlabel("Turn")
+        ax.set_xlabel("Turn (n: dialogues that reached it)")
         ax.set_ylim(0, 1)
         if i % ncols == 0:
             ax.set_ylabel("Share of dialogues")
@@ -97,8 +104,18 @@ def plot_act_ratios(ratios: pd.DataFrame, path: str | Path) -> Path:
     return _save(act_ratios_figure(ratios), path)
 
 
+def _system_label(system: str, mine: pd.DataFrame) -> str:
+    if "dialogues" not in mine.columns or mine.empty:
+        return _wrap(system)
+    return _wrap(f"{system} (n={int(mine['dialogues'].iloc[0])})")
+
+
 def cumulative_successes_figure(cum: pd.DataFrame) -> Figure:
-    """Figure 5: one line per system, successes so far at each turn."""
+    """Figure 5: one line per system, successes so far at each turn (integer counts).
+
+    With no success at all, the y axis still runs to 1 and a note says so. A `dialogues`
+    column, when present, puts each system's n in the legend.
+    """
     fig = Figure(figsize=(6.4, 4.2), layout="constrained")
     ax = fig.subplots()
     for i, system in enumerate(_unique(cum["system"])):
@@ -108,11 +125,14 @@ def cumulative_successes_figure(cum: pd.DataFrame) -> Figure:
             mine["successes"],
             marker=SYSTEM_MARKERS[i % len(SYSTEM_MARKERS)],
             color=SYSTEM_COLORS[i % len(SYSTEM_COLORS)],
-            label=_wrap(system),
+            label=_system_label(system, mine),
         )
     ax.set_xticks(sorted(int(t) for t in cum["turn"].unique()))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylim(bottom=0)
+    top = int(cum["successes"].max()) if len(cum) else 0
+    ax.set_ylim(0, max(top, 1) * 1.08)
+    if top == 0:
+        _note(ax, "No successes: every dialogue failed")
     ax.grid(alpha=0.3)
     ax.set_xlabel("Turn")
     ax.set_ylabel("Cumulative successful dialogues")
@@ -130,9 +150,18 @@ def _n_label(bucket: str, ns: pd.Series) -> str:
     return f"{bucket}\nn={lo}" if lo == hi else f"{bucket}\nn={lo}-{hi}"
 
 
-def _grouped_bars(ax: Axes, perf: pd.DataFrame, column: str, title: str) -> None:
+def _value_labels(ax: Axes, xs: Sequence[float], values: Sequence[float], size: int) -> None:
+    """The value of every bar above it, zeros included, so an all-zero panel still reads."""
+    for x, v in zip(xs, values, strict=True):
+        text = "n/a" if math.isnan(v) else f"{v:.2f}"
+        y = 0.0 if math.isnan(v) else v
+        ax.text(x, y + 0.01, text, ha="center", va="bottom", fontsize=size, rotation=90)
+
+
+def _grouped_bars(ax: Axes, perf: pd.DataFrame, column: str, title: str, empty: str) -> None:
     systems, buckets = _unique(perf["system"]), _unique(perf["bucket"])
     width = 0.8 / len(systems)
+    size = 7 if len(systems) <= 3 else 6
     for i, system in enumerate(systems):
         mine = perf[perf["system"] == system].set_index("bucket")
         xs = [b + (i - (len(systems) - 1) / 2) * width for b in range(len(buckets))]
@@ -140,12 +169,13 @@ def _grouped_bars(ax: Axes, perf: pd.DataFrame, column: str, title: str) -> None
         heights = [0.0 if math.isnan(v) else v for v in values]
         color = SYSTEM_COLORS[i % len(SYSTEM_COLORS)]
         ax.bar(xs, heights, width, color=color, label=_wrap(system))
-        for x, v in zip(xs, values, strict=True):
-            if math.isnan(v):
-                ax.text(x, 0.01, "n/a", ha="center", va="bottom", fontsize=7, rotation=90)
+        _value_labels(ax, xs, values, size)
+    if not perf[column].fillna(0.0).any():
+        _note(ax, empty)
     labels = [_n_label(b, perf.loc[perf["bucket"] == b, "n"]) for b in buckets]
     ax.set_xticks(range(len(buckets)), labels)
-    ax.set_ylim(0, 1)
+    ax.set_ylim(0, 1.15)  # room for the value labels above a bar of 1.0
+    ax.set_yticks([0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
     ax.grid(axis="y", alpha=0.3)
     ax.set_title(title)
     ax.set_xlabel("Target item popularity")
@@ -156,8 +186,8 @@ def bucket_performance_figure(perf: pd.DataFrame) -> Figure:
     """Figure 6: success rate and Hit@10 per popularity bucket, one bar per system."""
     fig = Figure(figsize=(12.0, 4.6), layout="constrained")
     left, right = fig.subplots(1, 2)
-    _grouped_bars(left, perf, "success_rate", "Success rate")
-    _grouped_bars(right, perf, "hit@10", "Hit@10")
+    _grouped_bars(left, perf, "success_rate", "Success rate", "No successes in any bucket")
+    _grouped_bars(right, perf, "hit@10", "Hit@10", "No hits in any bucket")
     handles, labels = left.get_legend_handles_labels()
     ncols = min(len(labels), 3)
     fig.legend(handles, labels, loc="outside lower center", ncols=ncols, title="System")

@@ -50,9 +50,20 @@ def render_markdown(title: str, metrics: Sequence[SystemMetrics], notes: Sequenc
     return "\n".join(lines) + "\n"
 
 
+# Short enough for an 80-column terminal: rich wraps a caption to the table's width.
+COUNTING_CAPTION = "Rates over all dialogues: an error counts as a failure."
+COMPLETED_CAPTION = "Rates over completed dialogues only (errors left out)."
+
+
+def counting_caption(metrics: Sequence[SystemMetrics]) -> str:
+    """How the rates of `metrics` were counted, in one line."""
+    completed = any(m.completed_only for m in metrics)
+    return COMPLETED_CAPTION if completed else COUNTING_CAPTION
+
+
 def print_table(metrics: Sequence[SystemMetrics], console: Console | None = None) -> None:
     ks = _ks(metrics)
-    table = Table(title="Metrics")
+    table = Table(title="Metrics", caption=counting_caption(metrics))
     for i, header in enumerate(_headers(ks)):
         table.add_column(header, justify="left" if i == 0 else "right")
     for m in metrics:

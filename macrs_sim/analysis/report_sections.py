@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from macrs_sim.analysis.atomic import write_csv_atomic
 from macrs_sim.analysis.combine import Comparison
 from macrs_sim.analysis.load import RunData
 from macrs_sim.analysis.metrics import SystemMetrics
@@ -48,7 +49,8 @@ def runs_section(cmp: Comparison, notes: list[str]) -> list[str]:
     errors = int((cmp.dialogues["status"] == "error").sum())
     if errors:
         all_notes.append(
-            f"{errors} dialogue(s) ended in an error; they are left out of every rate."
+            f"{errors} dialogue(s) ended in an error; they count as failures in every "
+            'headline number (see "Completed dialogues only" for the view without them).'
         )
     return lines + ([""] + [f"- {n}" for n in all_notes] if all_notes else [])
 
@@ -59,12 +61,28 @@ def summary_section(metrics: Sequence[SystemMetrics], cmp: Comparison) -> str:
     prompt, completion = int(calls["prompt_tokens"].sum()), int(calls["completion_tokens"].sum())
     errors = sum(m.n_errors for m in metrics)
     notes = [
-        f"{len(cmp.results)} dialogues, {errors} ended in an error (left out of every rate).",
+        f"{len(cmp.results)} dialogues, {errors} ended in an error. Every rate divides by all "
+        "of a system's dialogues, as the paper divides by all N test samples: an error counts "
+        "as a failure (max_turns + 1 turns, no hit).",
         f"{len(calls)} LLM calls, {prompt + completion} tokens "
         f"({prompt} prompt, {completion} completion).",
     ]
     table = render_markdown("", metrics, notes).split("\n", 2)[2]
     return "## Summary\n\n" + table
+
+
+def completed_section(completed: Sequence[SystemMetrics]) -> str:
+    """The secondary view: the same metrics over the dialogues that ended without an error."""
+    title = "## Completed dialogues only (secondary)\n\n"
+    errors = sum(m.n_errors for m in completed)
+    if not errors:
+        return title + "No dialogue ended in an error: this view equals the summary above.\n"
+    note = (
+        f"The {errors} dialogue(s) that ended in an error are left out here, so each system "
+        "is scored on its own subset of the samples; the headline numbers above count them "
+        "as failures. Also in tables/results_completed_only.csv."
+    )
+    return title + render_markdown("", completed, [note]).split("\n", 2)[2]
 
 
 def judge_section(cmp: Comparison, tables: dict[str, pd.DataFrame]) -> str:
@@ -98,7 +116,7 @@ def validity_section(cmp: Comparison, out: Path, catalog_for: CatalogFor | None)
             return title + f"Not computed: {err}\n"
     order = cmp.system_names
     stats.sort(key=lambda v: order.index(v.system) if v.system in order else len(order))
-    validity_frame(stats).to_csv(out / "validity.csv", index=False)
+    write_csv_atomic(validity_frame(stats), out / "validity.csv")
     return render_validity_markdown(stats)
 
 

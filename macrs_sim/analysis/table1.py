@@ -6,7 +6,8 @@
 
 The frame `table1` returns is flat (one row per system, plain columns) and is written to
 CSV as it is (`frame.to_csv(path, index=False)`); no separate CSV frame is needed.
-Error dialogues count in `errors` and nowhere else, as in `metrics.py`.
+As in `metrics.py`, every dialogue counts (an error is a failure with max_turns + 1 turns
+and no hit; `errors` says how many) unless `completed_only=True`, the secondary view.
 """
 
 from __future__ import annotations
@@ -46,11 +47,15 @@ def columns() -> list[str]:
     return cols
 
 
-def _per_sample(done: pd.DataFrame, metric: str) -> pd.Series:
+def _per_sample(counted: pd.DataFrame, metric: str) -> pd.Series:
     """A system's value of `metric` per sample_id (the mean, should a sample repeat)."""
-    if done.empty:
+    if counted.empty:
         return pd.Series(dtype=float)
-    return done.groupby("sample_id")[metric].mean().dropna().astype(float)
+    return counted.groupby("sample_id")[metric].mean().dropna().astype(float)
+
+
+def _counted(dialogues: pd.DataFrame, completed_only: bool) -> pd.DataFrame:
+    return dialogues[dialogues["status"] != "error"] if completed_only else dialogues
 
 
 def _system_row(
@@ -62,17 +67,18 @@ def _system_row(
     n_resamples: int,
     level: float,
     seed: int,
+    completed_only: bool,
 ) -> dict[str, object]:
     mine = dialogues[dialogues["system"] == info.name]
-    done = mine[mine["status"] != "error"]
+    counted = _counted(mine, completed_only)
     row: dict[str, object] = {
         "system": info.name,
         "variant": info.variant or info.kind,
-        "n": len(done),
-        "errors": len(mine) - len(done),
+        "n": len(counted),
+        "errors": int((mine["status"] == "error").sum()),
     }
     for m in METRICS:
-        values = _per_sample(done, m)
+        values = _per_sample(counted, m)
         low, high = bootstrap_ci(values.to_numpy(), n_resamples=n_resamples, level=level, seed=seed)
         p = math.nan
         if ref_values is not None:
@@ -91,23 +97,26 @@ def table1(
     n_resamples: int = 2000,
     seed: int = 0,
     level: float = 0.95,
+    completed_only: bool = False,
 ) -> pd.DataFrame:
     """One row per system of `systems` (in that order); see `columns()`.
 
-    `m` is the mean of metric m over the system's completed dialogues (one per sample; a
-    sample that repeats is averaged first), `m_ci_low`/`m_ci_high`
+    `m` is the mean of metric m over all the system's dialogues, errors counted as failures
+    (only the completed ones with `completed_only`; one per sample, a sample that repeats is
+    averaged first), `m_ci_low`/`m_ci_high`
     its percentile bootstrap CI over samples, `m_p` the two-sided Student's t-test p-value
     against `reference`'s per-sample values (paired by sample_id or not). `m_p` is NaN for
     the reference itself and everywhere when `reference` is None. A system with no
-    dialogues gets n=0 and NaNs. `frame.attrs` keeps n_resamples, level, reference, paired.
+    dialogues gets n=0 and NaNs. `frame.attrs` keeps n_resamples, level, reference, paired
+    and completed_only.
     """
     names = [s.name for s in systems]
     if reference is not None and reference not in names:
         raise ValueError(f"reference system {reference!r} is not one of: {', '.join(names)}")
     ref_values: dict[str, pd.Series] | None = None
     if reference is not None:
-        ref_done = dialogues[(dialogues["system"] == reference) & (dialogues["status"] != "error")]
-        ref_values = {m: _per_sample(ref_done, m) for m in METRICS}
+        ref_rows = _counted(dialogues[dialogues["system"] == reference], completed_only)
+        ref_values = {m: _per_sample(ref_rows, m) for m in METRICS}
     rows = [
         _system_row(
             info,
@@ -117,11 +126,18 @@ def table1(
             n_resamples=n_resamples,
             level=level,
             seed=seed,
+            completed_only=completed_only,
         )
         for info in systems
     ]
     frame = pd.DataFrame(rows, columns=columns())
-    frame.attrs.update(n_resamples=n_resamples, level=level, reference=reference, paired=paired)
+    frame.attrs.update(
+        n_resamples=n_resamples,
+        level=level,
+        reference=reference,
+        paired=paired,
+        completed_only=completed_only,
+    )
     return frame
 
 
@@ -147,6 +163,23 @@ def format_p(p: float) -> str:
 
 def _row(cells: Sequence[str]) -> str:
     return "| " + " | ".join(cells) + " |"
+
+
+COUNTING_NOTE = (
+    "n counts every dialogue of the system; dialogues that ended in an error ({errors} here) "
+    "count as failures (max_turns + 1 turns, no hit), as the paper divides by all N test samples."
+)
+COMPLETED_NOTE = (
+    "Completed dialogues only: n leaves out the {errors} dialogue(s) that ended in an error, "
+    "so each system is scored on its own subset of the samples."
+)
+
+
+def _counting(frame: pd.DataFrame) -> str:
+    errors = int(frame["errors"].sum())
+    if frame.attrs.get("completed_only"):
+        return COMPLETED_NOTE.format(errors=errors)
+    return COUNTING_NOTE.format(errors=errors)
 
 
 def _note(reference: str | None, paired: bool, level: float, n_resamples: object) -> str:
@@ -178,11 +211,13 @@ def render_table1_markdown(
     """
     names = [DISPLAY_NAMES[m] for m in METRICS]
     resamples = frame.attrs.get("n_resamples") if n_resamples is None else n_resamples
-    lines = [_row(["System", "Variant", "n", *names]), "| --- | --- |" + " ---: |" * 5]
+    header = ["System", "Variant", "n", "Errors", *names]
+    lines = [_row(header), "| --- | --- |" + " ---: |" * (len(header) - 2)]
     for _, row in frame.iterrows():
         cells = [_cell(row, m) for m in METRICS]
-        lines.append(_row([str(row["system"]), str(row["variant"]), str(row["n"]), *cells]))
-    lines += ["", _note(reference, paired, level, resamples)]
+        counts = [str(row["n"]), str(row["errors"])]
+        lines.append(_row([str(row["system"]), str(row["variant"]), *counts, *cells]))
+    lines += ["", _counting(frame) + " " + _note(reference, paired, level, resamples)]
     if reference is not None:
         lines += ["", _row(["System", *(f"{n} p" for n in names)])]
         lines.append("| --- |" + " ---: |" * len(METRICS))

@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch
 from matplotlib.path import Path as MplPath
 
+from macrs_sim.analysis.atomic import save_png_atomic
 from macrs_sim.analysis.transitions import END, PAPER_ACTS, RESERVED, START, SUCCESS, act_order
 
 DPI = 120
@@ -225,10 +226,6 @@ def transition_figure(graphs: Mapping[str, nx.DiGraph]) -> Figure:
 
 
 def plot_transition_graphs(graphs: Mapping[str, nx.DiGraph], path: Path) -> Path:
-    """Save one panel per system (keys are the titles) as a PNG at `path`; return it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig = transition_figure(graphs)
-    fig.savefig(path, dpi=DPI, bbox_inches="tight", format="png")
-    fig.clear()  # no pyplot: nothing is registered to close; this frees the artists
-    return path
+    """Save one panel per system (keys are the titles) as a PNG at `path` (which must end in
+    .png; written atomically); return it."""
+    return save_png_atomic(transition_figure(graphs), path, dpi=DPI)

@@ -38,14 +38,13 @@ def turns() -> pd.DataFrame:
 def _dlg(
     system: str, did: str, status: str, turn: int | None, bucket: str | None, hit: float
 ) -> Any:
-    done = status != "error"
     return {
         "dialogue_id": did,
         "system": system,
         "sample_id": did,
         "bucket": bucket,
         "status": status,
-        "success": float(status == "success") if done else NAN,
+        "success": float(status == "success"),  # as load.py counts: an error is a failure
         "success_turn": turn,
         "turns": NAN,
         "hit@5": hit,
@@ -60,7 +59,7 @@ def dialogues() -> pd.DataFrame:
             _dlg("S1", "d1", "success", 3, "top 10%", 1.0),
             _dlg("S1", "d2", "success", 1, "10-20%", 1.0),
             _dlg("S1", "d3", "failure", None, "top 10%", 1.0),
-            _dlg("S1", "d4", "error", None, "top 10%", NAN),
+            _dlg("S1", "d4", "error", None, "top 10%", 0.0),
             _dlg("S1", "d5", "failure", None, None, 0.0),
             _dlg("S2", "e1", "success", 2, "10-20%", 1.0),
             _dlg("S2", "e2", "failure", None, "10-20%", 0.0),
@@ -131,12 +130,13 @@ def test_act_ratios_empty() -> None:
 
 def test_cumulative_successes(dialogues: pd.DataFrame) -> None:
     out = cumulative_successes(dialogues, ["S1", "S2", "none"], 5)
-    assert list(out.columns) == ["system", "turn", "successes", "rate"]
+    assert list(out.columns) == ["system", "turn", "successes", "dialogues", "rate"]
     s1, s2, none = (out[out["system"] == s] for s in ["S1", "S2", "none"])
     assert list(s1["turn"]) == [1, 2, 3, 4, 5]
     assert list(s1["successes"]) == [1, 1, 2, 2, 2]
-    # 4 completed S1 dialogues: the error d4 is left out, the unbucketed d5 is not.
-    assert list(s1["rate"]) == pytest.approx([0.25, 0.25, 0.5, 0.5, 0.5])
+    # All 5 S1 dialogues count: the error d4 as a failure, the unbucketed d5 as well.
+    assert set(s1["dialogues"]) == {5} and set(s2["dialogues"]) == {3}
+    assert list(s1["rate"]) == pytest.approx([0.2, 0.2, 0.4, 0.4, 0.4])
     assert list(s2["successes"]) == [0, 1, 1, 1, 1]
     assert list(s2["rate"]) == pytest.approx([0.0, 1 / 3, 1 / 3, 1 / 3, 1 / 3])
     assert list(none["successes"]) == [0] * 5
@@ -155,7 +155,7 @@ def test_bucket_performance(dialogues: pd.DataFrame) -> None:
     assert list(out["bucket"]) == buckets * 2
     n = _cells(out, ["system", "bucket"], "n")
     assert n == {
-        ("S1", "top 10%"): 2,  # d1, d3; the error d4 is left out
+        ("S1", "top 10%"): 3,  # d1, d3 and the error d4 (a failure)
         ("S1", "10-20%"): 1,
         ("S1", "20-30%"): 0,
         ("S2", "top 10%"): 0,
@@ -163,8 +163,8 @@ def test_bucket_performance(dialogues: pd.DataFrame) -> None:
         ("S2", "20-30%"): 0,
     }
     rows = out.set_index(["system", "bucket"])
-    assert rows.loc[("S1", "top 10%"), "success_rate"] == 0.5
-    assert rows.loc[("S1", "top 10%"), "hit@10"] == 1.0
+    assert rows.loc[("S1", "top 10%"), "success_rate"] == pytest.approx(1 / 3)
+    assert rows.loc[("S1", "top 10%"), "hit@10"] == pytest.approx(2 / 3)
     assert rows.loc[("S1", "10-20%"), "success_rate"] == 1.0
     assert rows.loc[("S2", "10-20%"), "success_rate"] == 0.5
     assert rows.loc[("S2", "10-20%"), "hit@10"] == 0.5
@@ -175,4 +175,4 @@ def test_bucket_performance(dialogues: pd.DataFrame) -> None:
 def test_bucket_performance_order_follows_given_buckets(dialogues: pd.DataFrame) -> None:
     out = bucket_performance(dialogues, ["S1"], ["10-20%", "top 10%"])
     assert list(out["bucket"]) == ["10-20%", "top 10%"]
-    assert list(out["n"]) == [1, 2]
+    assert list(out["n"]) == [1, 3]

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from scipy import stats
 
 from macrs_sim.analysis.full_report import ReportOptions, build_report
 from macrs_sim.analysis.load import load_run
@@ -46,10 +47,14 @@ def test_files_and_hand_computed_numbers(report: Path) -> None:
         assert (out / "figures" / f"{fig}.png").read_bytes()[:4] == b"\x89PNG"
     text = report.read_text()
     # MACRS: successes at turns 2 and 3 of 4 -> 0.50; turns (2 + 3 + 6 + 6) / 4 = 4.25;
-    # Hit@5 adds s-3 (target 4th): 0.75. LLM: 3 completed, success 1/3, turns (1+6+6)/3 = 4.33,
-    # Hit@10 adds s-2 (9th): 2/3.
+    # Hit@5 adds s-3 (target 4th): 0.75. LLM: all 4 count, the s-4 error as a failure:
+    # success 1/4, turns (1+6+6+6)/4 = 4.75, Hit@5 1/4, Hit@10 adds s-2 (9th): 2/4.
     assert "| MACRS | 4 | 0 | 0.50 | 4.25 | 0.75 | 0.75 |" in text
-    assert "| LLM | 3 | 1 | 0.33 | 4.33 | 0.33 | 0.67 |" in text
+    assert "| LLM | 4 | 1 | 0.25 | 4.75 | 0.25 | 0.50 |" in text
+    # The secondary view leaves the error out: 3 completed, success 1/3, turns 13/3, Hit@10 2/3.
+    completed = text.split("## Completed dialogues only (secondary)", 1)[1]
+    assert "| LLM | 3 | 1 | 0.33 | 4.33 | 0.33 | 0.67 |" in completed.split("## ", 1)[0]
+    assert "| LLM | single_llm | 4 | 1 | 0.25 [" in text  # Table 1: n 4, 1 error
     # Cumulative successes: MACRS 0,1,2,2,2; LLM 1,1,1,1,1.
     assert "| MACRS | 0 | 1 | 2 | 2 | 2 |" in text
     assert "| LLM | 1 | 1 | 1 | 1 | 1 |" in text
@@ -60,9 +65,18 @@ def test_files_and_hand_computed_numbers(report: Path) -> None:
     assert turn2.to_dict() == {"ask": 0.0, "chat": 0.25, "recommend": 0.75}
     pop = pd.read_csv(out / "tables" / "popularity.csv").set_index(["system", "bucket"])
     assert pop.loc[("MACRS", "top 10%"), "success_rate"] == 1.0
-    assert pop.loc[("LLM", "bottom 50%"), ["n", "success_rate"]].tolist() == [1, 0.0]
+    assert pop.loc[("LLM", "bottom 50%"), ["n", "success_rate"]].tolist() == [2, 0.0]
     t1 = pd.read_csv(out / "tables" / "table1.csv").set_index("system")
-    assert t1.loc["MACRS", "success"] == 0.5 and t1.loc["LLM", "n"] == 3
+    assert t1.loc["MACRS", "success"] == 0.5 and t1.loc["LLM", "n"] == 4
+    # The paired test pairs all 4 samples, s-4 (LLM's error: 6 turns) included.
+    expected = stats.ttest_rel([1, 6, 6, 6], [2, 3, 6, 6]).pvalue
+    assert t1.loc["LLM", "turns_p"] == pytest.approx(expected)
+    results = pd.read_csv(out / "results.csv").set_index("system")
+    assert results.loc["LLM", ["dialogues", "errors", "success_rate"]].tolist() == [4, 1, 0.25]
+    only = pd.read_csv(out / "tables" / "results_completed_only.csv").set_index("system")
+    assert only.loc["LLM", ["dialogues", "errors"]].tolist() == [3, 1]
+    assert only.loc["LLM", "success_rate"] == pytest.approx(1 / 3)
+    assert not list(out.rglob("*.tmp"))  # every file was renamed into place
     # MACRS act sequences: A R+ | A C R+ | A R R A R | A R C R R. Out of ask: R in 4 of 5.
     tr = pd.read_csv(out / "tables" / "transitions.csv").query("system == 'MACRS'")
     prob = tr.set_index(["source", "target"]).probability

@@ -275,31 +275,48 @@ async def test_judging_again_redoes_only_failures_then_nothing(
         "errors": 0,
         **{"with_wins": 2, "with_wins_share": 0.5, "ties": 1, "ties_share": 0.25},
         **{"without_wins": 1, "without_wins_share": 0.25},
+        # Single order, 8 judgments (w/ as A, then as B): KEYS[0] with, tie; KEYS[1] with,
+        # without; KEYS[2] without, without; KEYS[3] tie, with -> 3 / 2 / 3.
+        "judgments": 8,
+        **_criterion("single", 3, 2, 3, of=8),
         **_criterion("recommendation_accuracy", 2, 1, 1),
+        **_criterion("recommendation_accuracy_single", 3, 2, 3, of=8),
         **_criterion("information_gain", 0, 4, 0),
+        **_criterion("information_gain_single", 0, 8, 0, of=8),
         **_criterion("conciseness", 0, 0, 4),
+        **_criterion("conciseness_single", 0, 0, 8, of=8),
+        # Always "A": a win for w/ in the first order, for w/o in the second.
         **_criterion("engagement", 0, 4, 0),
+        **_criterion("engagement_single", 4, 0, 4, of=8),
     }
     assert render_table2_markdown(judge_table(records)) == TABLE2
 
 
-def _criterion(name: str, wins: int, ties: int, losses: int) -> dict[str, float | int]:
+def _criterion(name: str, wins: int, ties: int, losses: int, of: int = 4) -> dict[str, float | int]:
     counts = {"with_wins": wins, "ties": ties, "without_wins": losses}
     return {
         k: v
         for c, n in counts.items()
-        for k, v in ((f"{name}_{c}", n), (f"{name}_{c}_share", n / 4))
+        for k, v in ((f"{name}_{c}", n), (f"{name}_{c}_share", n / of))
     }
 
 
 TABLE2 = """\
 ## Strategy-level suggestions (Table 2)
 
+Both orders combined (one outcome per pair):
+
 | System | Pairs | Errors | Response w/ Suggestions Wins | Tie | Response w/o Suggestions Wins |
 | --- | ---: | ---: | ---: | ---: | ---: |
 | MACRS | 4 | 0 | 50.0% (2) | 25.0% (1) | 25.0% (1) |
 
-Per criterion:
+Single order (each ordered judgment on its own; the paper's counting):
+
+| System | Judgments | Response w/ Suggestions Wins | Tie | Response w/o Suggestions Wins |
+| --- | ---: | ---: | ---: | ---: |
+| MACRS | 8 | 37.5% (3) | 25.0% (2) | 37.5% (3) |
+
+Per criterion, both orders combined:
 
 | System | Criterion | Response w/ Suggestions Wins | Tie | Response w/o Suggestions Wins |
 | --- | --- | ---: | ---: | ---: |
@@ -308,10 +325,22 @@ Per criterion:
 | MACRS | Conciseness | 0.0% (0) | 0.0% (0) | 100.0% (4) |
 | MACRS | Engagement | 0.0% (0) | 100.0% (4) | 0.0% (0) |
 
-- Each pair was judged in both orders (w/ as A, then w/o as A) to cancel position bias. \
-w/ wins if it wins in both orders, or wins in one and ties in the other; w/o wins in the \
-symmetric cases; anything else (one win each, or two ties) is a tie. \
+Per criterion, single order:
+
+| System | Criterion | Response w/ Suggestions Wins | Tie | Response w/o Suggestions Wins |
+| --- | --- | ---: | ---: | ---: |
+| MACRS | Recommendation accuracy | 37.5% (3) | 25.0% (2) | 37.5% (3) |
+| MACRS | User information gain | 0.0% (0) | 100.0% (8) | 0.0% (0) |
+| MACRS | Conciseness | 0.0% (0) | 0.0% (0) | 100.0% (8) |
+| MACRS | Engagement | 50.0% (4) | 0.0% (0) | 50.0% (4) |
+
+- Both orders combined: Each pair was judged in both orders (w/ as A, then w/o as A) \
+to cancel position bias. w/ wins if it wins in both orders, or wins in one and ties in \
+the other; w/o wins in the symmetric cases; anything else (one win each, or two ties) is a tie. \
 Each criterion is combined the same way.
+- Single order: each of a pair's two ordered judgments counted on its own (two per pair, \
+position bias not cancelled). The paper describes one judgment per comparison, so its \
+shares compare with these.
 - Pairs the judge could not answer (errors) are left out of the shares.
 - The paper reports 45.4% / 33.0% / 21.6% (MACRS, ChatGPT as the judge).
 """
@@ -380,6 +409,9 @@ def test_table_has_a_row_for_a_system_without_pairs_and_an_empty_table_says_so()
     markdown = render_table2_markdown(frame)
     assert "| MACRS | 1 | 0 | 0.0% (0) | 100.0% (1) | 0.0% (0) |" in markdown
     assert "| other | 0 | 0 | n/a | n/a | n/a |" in markdown
+    # Single order: winner "A" in both orders is one win for each response.
+    assert "| MACRS | 2 | 50.0% (1) | 0.0% (0) | 50.0% (1) |" in markdown
+    assert "| other | 0 | n/a | n/a | n/a |" in markdown
     assert "| MACRS | Engagement | 0.0% (0) | 100.0% (1) | 0.0% (0) |" in markdown
     empty = render_table2_markdown(judge_table([]))
     assert empty == "## Strategy-level suggestions (Table 2)\n\nNo pairs were judged.\n"

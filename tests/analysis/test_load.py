@@ -37,7 +37,9 @@ def test_load_run_frames(tmp_path: Path) -> None:
     # failure: max_turns + 1 = 6 turns; target 3rd in the list -> hit@5 and hit@10
     assert d.loc["MACRS:s-2", ["success", "turns", "hit@5", "hit@10"]].tolist() == [0, 6, 1, 1]
     assert d.loc["noSR:s-1", ["hit@5", "hit@10", "final_rank"]].tolist() == [0, 1, 7]
-    assert d.loc["noSR:s-2"].isna()[["success", "turns", "hit@5"]].all()
+    # an error counts as a failure: 0, max_turns + 1 = 6 turns, never a hit
+    error = d.loc["noSR:s-2", ["status", "success", "turns", "hit@5", "hit@10"]].tolist()
+    assert error == ["error", 0, 6, 0, 0]
     assert d.loc["MACRS:s-1", "bucket"] == "top 10%"
     assert len(run.turns) == 2 + 5 + 5 + 0 + 1
     assert run.turns.query("dialogue_id == 'MACRS:s-2'").act.tolist() == [

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from macrs_sim.analysis.metrics import SystemMetrics, compute_metrics, metrics_frame
+from macrs_sim.analysis.metrics import SystemMetrics, compute_metrics, is_hit, metrics_frame
 from macrs_sim.protocol import DialogueResult, DialogueStatus, ItemRef, UserTurn
 
 TARGET = "t"
@@ -48,7 +48,7 @@ RESULTS = [
     _dlg("chatgpt", "success", success_turn=2),
     _dlg("macrs", "failure", target_at=7),
     _dlg("macrs", "failure", target_at=None),
-    _dlg("macrs", "error", target_at=1),  # errors never count, target or not
+    _dlg("macrs", "error", target_at=1),  # an error is a failure, never a hit, target or not
     _dlg("chatgpt", "failure", target_at=6),
     _dlg("chatgpt", "failure", target_at=None),
     _dlg("broken", "error"),
@@ -59,32 +59,67 @@ def test_order_follows_first_appearance() -> None:
     assert [m.system for m in compute_metrics(RESULTS)] == ["macrs", "chatgpt", "broken"]
 
 
-def test_macrs_by_hand() -> None:
+def test_macrs_by_hand_counts_every_dialogue() -> None:
     m = compute_metrics(RESULTS)[0]
-    # 5 completed (2 successes, 3 failures), 1 error.
-    assert (m.n, m.n_errors) == (5, 1)
+    # 6 dialogues: 2 successes, 3 failures, 1 error; the paper divides by all N = 6.
+    assert (m.n, m.n_errors, m.completed_only) == (6, 1, False)
+    assert m.success_rate == pytest.approx(2 / 6)
+    # Turns 1 and 3; the 3 failures and the error count max_turns + 1 = 6: (1+3+6*4)/6 = 28/6
+    assert m.avg_turns == pytest.approx(28 / 6)
+    # Hit@5: 2 successes + the failure with the target at 3 -> 3/6; Hit@10 adds position 7.
+    # The error's final list holds the target at 1, yet an error is never a hit.
+    assert m.hit_at == pytest.approx({5: 3 / 6, 10: 4 / 6})
+
+
+def test_macrs_completed_only_leaves_the_error_out() -> None:
+    m = compute_metrics(RESULTS, completed_only=True)[0]
+    assert (m.n, m.n_errors, m.completed_only) == (5, 1, True)
     assert m.success_rate == pytest.approx(2 / 5)  # 0.4
-    # Turns 1 and 3; each failure counts max_turns + 1 = 6: (1 + 3 + 6 * 3) / 5 = 4.4
-    assert m.avg_turns == pytest.approx(4.4)
-    # Hit@5: 2 successes + the failure with the target at 3 -> 3/5; Hit@10 adds position 7.
+    assert m.avg_turns == pytest.approx((1 + 3 + 6 * 3) / 5)  # 4.4
     assert m.hit_at == pytest.approx({5: 0.6, 10: 0.8})
 
 
 def test_chatgpt_by_hand() -> None:
-    m = compute_metrics(RESULTS)[1]
-    assert (m.n, m.n_errors) == (4, 0)
-    assert m.success_rate == pytest.approx(1 / 4)  # 0.25
-    assert m.avg_turns == pytest.approx((2 + 6 + 6 + 6) / 4)  # 5.0
-    # Position 5 is inside top 5 (boundary): Hit@5 = (1 + 1)/4; Hit@10 adds 6: (1 + 2)/4.
-    assert m.hit_at == pytest.approx({5: 0.5, 10: 0.75})
+    for completed_only in (False, True):  # no error: both views agree
+        m = compute_metrics(RESULTS, completed_only=completed_only)[1]
+        assert (m.n, m.n_errors) == (4, 0)
+        assert m.success_rate == pytest.approx(1 / 4)  # 0.25
+        assert m.avg_turns == pytest.approx((2 + 6 + 6 + 6) / 4)  # 5.0
+        # Position 5 is inside top 5 (boundary): Hit@5 = (1 + 1)/4; Hit@10 adds 6: (1 + 2)/4.
+        assert m.hit_at == pytest.approx({5: 0.5, 10: 0.75})
 
 
-def test_only_errors_gives_nan_rates() -> None:
+def test_only_errors_are_all_failures() -> None:
     m = compute_metrics(RESULTS)[2]
+    assert (m.system, m.n, m.n_errors) == ("broken", 2, 2)
+    assert (m.success_rate, m.avg_turns) == (0.0, 6.0)
+    assert m.hit_at == {5: 0.0, 10: 0.0}
+
+
+def test_only_errors_completed_only_gives_nan_rates() -> None:
+    m = compute_metrics(RESULTS, completed_only=True)[2]
     assert (m.system, m.n, m.n_errors) == ("broken", 0, 2)
     assert math.isnan(m.success_rate) and math.isnan(m.avg_turns)
     assert all(math.isnan(v) for v in m.hit_at.values())
     assert list(m.hit_at) == [5, 10]
+
+
+def _with_list(ids: list[str]) -> DialogueResult:
+    return _dlg("a", "failure").model_copy(
+        update={"final_list": tuple(ItemRef(title=i, item_id=i) for i in ids)}
+    )
+
+
+def test_hit_at_k_reads_the_final_list_as_given() -> None:
+    # Duplicates take their places: the target is 4th, so not within the first 3.
+    dup = _with_list(["x1", "x1", "x1", TARGET, "x2"])
+    assert [is_hit(dup, k) for k in (3, 4, 5)] == [False, True, True]
+    # A list shorter than K is read as far as it goes.
+    short = _with_list(["x1", TARGET])
+    assert [is_hit(short, k) for k in (1, 2, 10)] == [False, True, True]
+    assert not is_hit(_with_list(["x1"]), 10) and not is_hit(_with_list([]), 10)
+    (m,) = compute_metrics([dup, short, _with_list(["x1"])], ks=(1, 3, 10))
+    assert m.hit_at == pytest.approx({1: 0.0, 3: 1 / 3, 10: 2 / 3})
 
 
 def test_custom_ks_and_max_turns() -> None:
@@ -109,10 +144,14 @@ def test_metrics_frame() -> None:
         "system", "dialogues", "errors", "success_rate", "avg_turns", "hit@5", "hit@10",
     ]  # fmt: skip
     assert frame["system"].tolist() == ["macrs", "chatgpt", "broken"]
-    assert frame["dialogues"].tolist() == [5, 4, 0]
+    assert frame["dialogues"].tolist() == [6, 4, 2]
     assert frame["errors"].tolist() == [1, 0, 2]
-    assert frame["hit@10"].iloc[:2].tolist() == pytest.approx([0.8, 0.75])
-    assert math.isnan(frame["success_rate"].iloc[2])
+    assert frame["hit@10"].tolist() == pytest.approx([4 / 6, 0.75, 0.0])
+    completed = metrics_frame(compute_metrics(RESULTS, completed_only=True))
+    assert completed["dialogues"].tolist() == [5, 4, 0]
+    assert completed["errors"].tolist() == [1, 0, 2]
+    assert completed["hit@10"].iloc[:2].tolist() == pytest.approx([0.8, 0.75])
+    assert math.isnan(completed["success_rate"].iloc[2])
 
 
 def test_metrics_frame_follows_ks() -> None:

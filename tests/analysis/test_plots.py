@@ -98,7 +98,7 @@ def test_act_ratios_figure_texts_and_heights() -> None:
     fig = act_ratios_figure(frame)
     axes = fig.axes
     assert [ax.get_title() for ax in axes] == SYSTEMS
-    assert {ax.get_xlabel() for ax in axes} == {"Turn"}
+    assert {ax.get_xlabel() for ax in axes} == {"Turn (n: dialogues that reached it)"}
     assert axes[0].get_ylabel() == "Share of dialogues"
     assert axes[0].get_ylim() == (0.0, 1.0)
     assert fig.get_suptitle() == "Dialogue act chosen at each turn"
@@ -152,11 +152,15 @@ def test_bucket_performance_figure() -> None:
         "bottom 50%\nn=0-20",
     ]
     for ax, column in ((left, "success_rate"), (right, "hit@10")):
-        assert ax.get_ylim() == (0.0, 1.0)
+        assert ax.get_ylim() == (0.0, 1.15)  # room for a label above a bar of 1.0
+        assert list(ax.get_yticks()) == pytest.approx([0.0, 0.2, 0.4, 0.6, 0.8, 1.0])
         expected = frame[column].fillna(0.0).tolist()  # systems in turn, buckets in order
         assert _heights(ax) == pytest.approx(expected)
         assert ax.patches[0].get_facecolor() == to_rgba(SYSTEM_COLORS[0])
-        assert [t.get_text() for t in ax.texts] == ["n/a"]  # ChatGPT's empty bottom 50%
+        # Every bar is labelled with its value; ChatGPT's empty bottom 50% reads n/a.
+        labels = ["n/a" if math.isnan(v) else f"{v:.2f}" for v in frame[column]]
+        assert [t.get_text() for t in ax.texts] == labels
+        assert labels[9] == "n/a" and labels[0] == ("0.10" if column == "success_rate" else "0.20")
 
 
 def test_long_names_wrap_and_many_systems_fit() -> None:
@@ -192,3 +196,57 @@ def test_plot_files(tmp_path: Path) -> None:
     assert 600 < w5 < 1000 and 400 < h5 < 700
     assert 1200 < w6 < 1700 and 450 < h6 < 800
     assert plt.get_fignums() == []  # nothing went through pyplot, so no window to close
+
+
+def _notes(ax: Axes) -> list[str]:
+    """Texts drawn in a box: the notes a panel with nothing to show carries."""
+    return [t.get_text() for t in ax.texts if t.get_bbox_patch() is not None]
+
+
+def test_no_successes_is_said_not_left_blank() -> None:
+    frame = cum_frame(SYSTEMS).assign(successes=0, rate=0.0, dialogues=20)
+    fig = cumulative_successes_figure(frame)
+    ax = fig.axes[0]
+    assert _notes(ax) == ["No successes: every dialogue failed"]
+    assert ax.get_ylim() == pytest.approx((0.0, 1.08))  # not a sliver around 0
+    assert [t for t in ax.get_yticks() if 0 <= t <= 1.08] == [0.0, 1.0]  # whole dialogues
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == [f"{s} (n=20)" for s in SYSTEMS]
+    assert _overlapping(fig) == []
+
+
+def test_some_successes_have_integer_ticks_and_no_note() -> None:
+    frame = cum_frame(SYSTEMS[:1]).assign(successes=[0, 0, 1, 1, 3])
+    ax = cumulative_successes_figure(frame).axes[0]
+    assert _notes(ax) == []
+    assert ax.get_ylim() == pytest.approx((0.0, 3 * 1.08))
+    assert all(float(t).is_integer() for t in ax.get_yticks())
+
+
+def test_all_zero_buckets_are_labelled_and_noted() -> None:
+    frame = perf_frame(SYSTEMS).assign(success_rate=0.0, **{"hit@10": 0.0})
+    fig = bucket_performance_figure(frame)
+    left, right = fig.axes
+    assert _notes(left) == ["No successes in any bucket"]
+    assert _notes(right) == ["No hits in any bucket"]
+    values = [t.get_text() for t in left.texts if t.get_bbox_patch() is None]
+    assert values == ["0.00"] * 15
+    assert _overlapping(fig) == []
+    assert _notes(bucket_performance_figure(perf_frame(SYSTEMS)).axes[0]) == []
+
+
+def test_a_system_without_turns_says_so() -> None:
+    frame = ratios_frame(SYSTEMS[:2], turns=2)
+    frame.loc[frame["system"] == SYSTEMS[1], ["count", "total"]] = 0
+    frame.loc[frame["system"] == SYSTEMS[1], "ratio"] = math.nan
+    fig = act_ratios_figure(frame)
+    assert [_notes(ax) for ax in fig.axes[:2]] == [[], ["No turns recorded"]]
+    assert [t.get_text() for t in fig.axes[1].get_xticklabels()] == ["1\nn=0", "2\nn=0"]
+
+
+@pytest.mark.parametrize("name", ["3", "6", "fig5.pdf"])
+def test_a_figure_path_without_png_is_refused(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ValueError, match=r"must end in \.png"):
+        plot_cumulative_successes(cum_frame(SYSTEMS), tmp_path / name)
+    assert list(tmp_path.iterdir()) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -50,6 +51,10 @@ def test_print_table() -> None:
     text = console.export_text()
     for cell in ("Success rate", "Hit@10", "macrs", "0.40", "4.40", "0.75", "n/a"):
         assert cell in text
+    assert "Rates over all dialogues: an error counts as a failure." in text
+    console = Console(record=True, width=120)
+    print_table([replace(m, completed_only=True) for m in METRICS], console)
+    assert "Rates over completed dialogues only (errors left out)." in console.export_text()
 
 
 def _dlg(did: str, system: str, status: DialogueStatus, target_at: int | None) -> DialogueResult:
@@ -89,16 +94,35 @@ def test_write_report_end_to_end(tmp_path: Path) -> None:
     assert report == tmp_path / "report.md"
     text = report.read_text(encoding="utf-8")
     assert text.startswith("# Demo scenario\n")
-    # macrs: 3 completed; success 1/3; turns (2 + 6 + 6)/3 = 4.67;
+    # macrs: 4 dialogues, the error a failure (6 turns, no hit though its list holds the
+    # target first); success 1/4; turns (2 + 6 + 6 + 6)/4 = 5.00;
+    # Hit@5 = (1 + target at 4)/4 = 0.50; Hit@10 adds target at 6: 3/4 = 0.75.
+    summary, completed = text.split("## Completed dialogues only (secondary)")
+    assert "| macrs | 4 | 1 | 0.25 | 5.00 | 0.50 | 0.75 |\n" in summary
+    assert "| chatgpt | 1 | 0 | 0.00 | 6.00 | 0.00 | 0.00 |\n" in summary
+    assert "- 5 dialogues, 1 ended in an error. Every rate divides by all" in summary
+    # Completed only: 3 dialogues; success 1/3; turns (2 + 6 + 6)/3 = 4.67;
     # Hit@5 = (1 + target at 4)/3 = 0.67; Hit@10 adds target at 6: 3/3 = 1.00.
-    assert "| macrs | 3 | 1 | 0.33 | 4.67 | 0.67 | 1.00 |\n" in text
-    assert "| chatgpt | 1 | 0 | 0.00 | 6.00 | 0.00 | 0.00 |\n" in text
-    assert "- 5 dialogues, 1 ended in an error (left out of every rate).\n" in text
+    assert "| macrs | 3 | 1 | 0.33 | 4.67 | 0.67 | 1.00 |\n" in completed.split("## ")[0]
     # Tokens: 110 + 220 + 50 + 10 = 390 (355 prompt, 35 completion) over 4 calls.
     assert "- 4 LLM calls, 390 tokens (355 prompt, 35 completion).\n" in text
     frame = pd.read_csv(tmp_path / "results.csv")
     assert frame["system"].tolist() == ["macrs", "chatgpt"]
-    assert frame["hit@10"].tolist() == pytest.approx([1.0, 0.0])
+    assert frame["hit@10"].tolist() == pytest.approx([0.75, 0.0])
+    assert frame["dialogues"].tolist() == [4, 1] and frame["errors"].tolist() == [1, 0]
+    only = pd.read_csv(tmp_path / "tables" / "results_completed_only.csv")
+    assert only["dialogues"].tolist() == [3, 1]
+    assert only["hit@10"].tolist() == pytest.approx([1.0, 0.0])
+
+
+def test_completed_section_without_errors_says_it_is_the_same() -> None:
+    from macrs_sim.analysis.report_sections import completed_section
+
+    text = completed_section([SystemMetrics("a", 2, 0, 0.5, 4.0, {5: 0.5}, completed_only=True)])
+    assert text == (
+        "## Completed dialogues only (secondary)\n\n"
+        "No dialogue ended in an error: this view equals the summary above.\n"
+    )
 
 
 def test_write_report_default_title(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ ROWS = [
     ("chatgpt", "s5", "failure", 6, 0, 0),
     ("macrs", "s1", "success", 1, 1, 1),
     ("macrs", "s2", "success", 4, 1, 1),
-    ("macrs", "s3", "error", NAN, NAN, NAN),
+    ("macrs", "s3", "error", 6, 0, 0),  # as load.py counts an error: a failure, no hit
     ("macrs", "s4", "success", 2, 1, 1),
     ("macrs", "s5", "failure", 6, 1, 1),  # target in the final top 5
     ("noir", "s5", "success", 3, 1, 1),  # order in the frame does not matter
@@ -48,7 +48,6 @@ SYSTEMS = [
 def _dialogues() -> pd.DataFrame:
     records = []
     for i, (system, sample, status, turns, h5, h10) in enumerate(ROWS):
-        done = status != "error"
         records.append(
             {
                 "dialogue_id": f"d{i}",
@@ -57,7 +56,7 @@ def _dialogues() -> pd.DataFrame:
                 "target_id": f"t-{sample}",
                 "bucket": None,
                 "status": status,
-                "success": float(status == "success") if done else NAN,
+                "success": float(status == "success"),
                 "turns": float(turns),
                 "hit@5": float(h5),
                 "hit@10": float(h10),
@@ -66,8 +65,17 @@ def _dialogues() -> pd.DataFrame:
     return pd.DataFrame(records)
 
 
-def _frame(paired: bool = True, reference: str | None = "chatgpt") -> pd.DataFrame:
-    return table1(_dialogues(), SYSTEMS, reference=reference, paired=paired, n_resamples=500)
+def _frame(
+    paired: bool = True, reference: str | None = "chatgpt", completed_only: bool = False
+) -> pd.DataFrame:
+    return table1(
+        _dialogues(),
+        SYSTEMS,
+        reference=reference,
+        paired=paired,
+        n_resamples=500,
+        completed_only=completed_only,
+    )
 
 
 def _row(frame: pd.DataFrame, system: str) -> pd.Series:
@@ -75,13 +83,15 @@ def _row(frame: pd.DataFrame, system: str) -> pd.Series:
 
 
 # chatgpt: success 2/5 = 0.4, turns (2+6+6+3+6)/5 = 23/5 = 4.6, hit@5 2/5, hit@10 3/5.
-# macrs (s3 is an error): success 3/4, turns (1+4+2+6)/4 = 13/4, hit@5 4/4, hit@10 4/4.
+# macrs (s3 is an error, a failure): success 3/5, turns (1+4+6+2+6)/5 = 19/5, hit@5 4/5,
+# hit@10 4/5; completed only (s3 left out): success 3/4, turns (1+4+2+6)/4 = 13/4, hits 4/4.
 # noir: success 3/5, turns (6+5+2+6+3)/5 = 22/5, hit@5 3/5, hit@10 4/5.
 MEANS = {
     "chatgpt": (5, 0, 0.4, 4.6, 0.4, 0.6),
-    "macrs": (4, 1, 0.75, 3.25, 1.0, 1.0),
+    "macrs": (5, 1, 0.6, 3.8, 0.8, 0.8),
     "noir": (5, 0, 0.6, 4.4, 0.6, 0.8),
 }
+MEANS_COMPLETED = {**MEANS, "macrs": (4, 1, 0.75, 3.25, 1.0, 1.0)}
 
 
 def test_columns_order_and_systems_order() -> None:
@@ -91,10 +101,13 @@ def test_columns_order_and_systems_order() -> None:
     assert list(frame["variant"]) == ["full", "chatgpt", "w/o IR", "llama"]
 
 
+@pytest.mark.parametrize("completed_only", [False, True])
 @pytest.mark.parametrize("system", list(MEANS))
-def test_means_n_and_errors(system: str) -> None:
-    row = _row(_frame(), system)
-    n, errors, *means = MEANS[system]
+def test_means_n_and_errors(system: str, completed_only: bool) -> None:
+    frame = _frame(completed_only=completed_only)
+    assert frame.attrs["completed_only"] is completed_only
+    row = _row(frame, system)
+    n, errors, *means = (MEANS_COMPLETED if completed_only else MEANS)[system]
     assert (row["n"], row["errors"]) == (n, errors)
     for metric, mean in zip(METRICS, means, strict=True):
         assert row[metric] == pytest.approx(mean, abs=1e-12)
@@ -102,7 +115,7 @@ def test_means_n_and_errors(system: str) -> None:
 
 
 def test_degenerate_ci_is_the_mean() -> None:
-    row = _row(_frame(), "macrs")  # hit@5 is 1 on every completed sample
+    row = _row(_frame(completed_only=True), "macrs")  # hit@5 is 1 on every completed sample
     assert (row["hit@5_ci_low"], row["hit@5_ci_high"]) == (1.0, 1.0)
 
 
@@ -125,13 +138,14 @@ def test_unknown_reference_is_refused() -> None:
 
 def test_paired_p_values_equal_scipy() -> None:
     row = _row(_frame(paired=True), "macrs")
-    # Samples both completed: s1, s2, s4, s5 (macrs errored on s3).
-    chatgpt = {"success": [1, 0, 1, 0], "turns": [2, 6, 3, 6], "hit@5": [1, 0, 1, 0]}
-    macrs = {"success": [1, 1, 1, 0], "turns": [1, 4, 2, 6], "hit@5": [1, 1, 1, 1]}
+    # All five samples pair, s3 too: macrs's error there is a failure (6 turns, no hit).
+    chatgpt = {"success": [1, 0, 0, 1, 0], "turns": [2, 6, 6, 3, 6], "hit@5": [1, 0, 0, 1, 0]}
+    macrs = {"success": [1, 1, 0, 1, 0], "turns": [1, 4, 6, 2, 6], "hit@5": [1, 1, 0, 1, 1]}
     for m in chatgpt:
         assert row[f"{m}_p"] == pytest.approx(stats.ttest_rel(macrs[m], chatgpt[m]).pvalue)
-    # hit@10 differences [0, 0, 0, 1]: still a test; noir's are [0, 0, 1, -1, 1] (s1..s5).
-    assert row["hit@10_p"] == pytest.approx(stats.ttest_rel([1, 1, 1, 1], [1, 1, 1, 0]).pvalue)
+    # hit@10 differences [0, 0, 0, 0, 1]: still a test; noir's are [0, 0, 1, -1, 1] (s1..s5).
+    expected = stats.ttest_rel([1, 1, 0, 1, 1], [1, 1, 0, 1, 0]).pvalue
+    assert row["hit@10_p"] == pytest.approx(expected)
     noir = _row(_frame(paired=True), "noir")
     assert noir["hit@10_p"] == pytest.approx(
         stats.ttest_rel([1, 1, 1, 0, 1], [1, 1, 0, 1, 0]).pvalue
@@ -140,11 +154,18 @@ def test_paired_p_values_equal_scipy() -> None:
 
 def test_unpaired_p_values_equal_scipy() -> None:
     row = _row(_frame(paired=False), "macrs")
-    turns_chatgpt, turns_macrs = [2, 6, 6, 3, 6], [1, 4, 2, 6]  # all of each, s3 included
+    turns_chatgpt, turns_macrs = [2, 6, 6, 3, 6], [1, 4, 6, 2, 6]  # macrs's s3 error: 6
     expected = stats.ttest_ind(turns_macrs, turns_chatgpt, equal_var=True).pvalue
     assert row["turns_p"] == pytest.approx(expected)
-    succ = stats.ttest_ind([1, 1, 1, 0], [1, 0, 0, 1, 0], equal_var=True).pvalue
+    succ = stats.ttest_ind([1, 1, 0, 1, 0], [1, 0, 0, 1, 0], equal_var=True).pvalue
     assert row["success_p"] == pytest.approx(succ)
+
+
+def test_completed_only_pairs_over_completed_samples() -> None:
+    row = _row(_frame(paired=True, completed_only=True), "macrs")
+    # s3 is left out of macrs's values, so the pairs are s1, s2, s4, s5.
+    expected = stats.ttest_rel([1, 4, 2, 6], [2, 6, 3, 6]).pvalue
+    assert row["turns_p"] == pytest.approx(expected)
 
 
 def test_deterministic_for_a_seed() -> None:
@@ -178,18 +199,22 @@ def _hand_frame() -> pd.DataFrame:
 def test_render_rows_exactly() -> None:
     text = render_table1_markdown(_hand_frame(), reference="chatgpt", paired=True, n_resamples=2000)
     lines = text.splitlines()
-    assert lines[0] == "| System | Variant | n | Success rate | Avg turns | Hit@5 | Hit@10 |"
+    assert lines[0] == (
+        "| System | Variant | n | Errors | Success rate | Avg turns | Hit@5 | Hit@10 |"
+    )
     assert lines[2] == (
-        "| chatgpt | chatgpt | 100 | 0.39 [0.30, 0.49] | 4.24 [4.00, 4.50] "
+        "| chatgpt | chatgpt | 100 | 0 | 0.39 [0.30, 0.49] | 4.24 [4.00, 4.50] "
         "| 0.44 [0.34, 0.54] | 0.51 [0.41, 0.61] |"
     )
     # p 0.0004 and 0.01 give ‡, 0.031 gives †, 0.2 nothing.
     assert lines[3] == (
-        "| macrs | full | 98 | 0.61 [0.51, 0.70]‡ | 4.19 [3.90, 4.40]† "
+        "| macrs | full | 98 | 2 | 0.61 [0.51, 0.70]‡ | 4.19 [3.90, 4.40]† "
         "| 0.77 [0.68, 0.85]‡ | 0.80 [0.72, 0.87] |"
     )
-    assert lines[4] == "| ghost | llama | 0 | n/a | n/a | n/a | n/a |"
+    assert lines[4] == "| ghost | llama | 0 | 0 | n/a | n/a | n/a | n/a |"
     note = lines[6]
+    assert note.startswith("n counts every dialogue of the system; dialogues that ended in an ")
+    assert "error (2 here) count as failures (max_turns + 1 turns, no hit)" in note
     assert "95% percentile bootstrap" in note and "(2000 resamples)" in note
     assert "paired Student's t-test against chatgpt" in note
     assert "‡ p ≤ 0.01" in note and "† p ≤ 0.05" in note
@@ -210,7 +235,12 @@ def test_render_table1_output_uses_its_resamples_and_unpaired_wording() -> None:
     assert "(500 resamples)" in text and "unpaired (equal-variance) Student's" in text
     macrs = _row(frame, "macrs")
     low, high = macrs["success_ci_low"], macrs["success_ci_high"]
-    assert f"| macrs | full | 4 | 0.75 [{low:.2f}, {high:.2f}]" in text
+    assert f"| macrs | full | 5 | 1 | 0.60 [{low:.2f}, {high:.2f}]" in text
+    completed = render_table1_markdown(
+        _frame(completed_only=True), reference="chatgpt", paired=False
+    )
+    assert "| macrs | full | 4 | 1 | 0.75 [" in completed
+    assert "Completed dialogues only: n leaves out the 1 dialogue(s)" in completed
 
 
 @pytest.mark.parametrize(

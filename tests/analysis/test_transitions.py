@@ -287,6 +287,15 @@ def test_plot_transition_graphs_writes_png(tmp_path: Path) -> None:
     out = plot_transition_graphs(graphs, tmp_path / "figs" / "transitions.png")
     assert out == tmp_path / "figs" / "transitions.png"
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p.name for p in out.parent.iterdir()] == ["transitions.png"]  # no temporary left
+
+
+def test_plot_transition_graphs_refuses_a_path_without_png(tmp_path: Path) -> None:
+    # Scratch renders once landed in the repository as PNGs named `3` and `6`.
+    graphs = {"A": transition_graph(_random_turns(n=5), "MACRS-C")}
+    with pytest.raises(ValueError, match=r"3: a figure path must end in \.png"):
+        plot_transition_graphs(graphs, tmp_path / "3")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_every_edge_is_drawn_and_labelled() -> None:
