@@ -34,11 +34,10 @@ def is_malformed(err: BaseException) -> bool:
 
 def complaint(err: openai.APIStatusError) -> str:
     """The server's own words, on one line: its error message, or FastAPI's field errors."""
-    body: Any = err.body
-    if isinstance(body, dict):
-        text = _from_body(body)
-        if text:
-            return _one_line(text)
+    body: Any = err.body  # the SDK keeps a JSON body's "error" member, or the body
+    text = _from_body(body) if isinstance(body, dict) else body if isinstance(body, str) else ""
+    if text:
+        return _one_line(text)
     return _one_line(err.message.removeprefix(f"Error code: {err.status_code} - "))
 
 

@@ -5,11 +5,12 @@ at once (256 by default), and one H100 serving an 8B model reaches ~5,000 output
 tokens/s only near that. A dialogue cannot fill it alone: its calls mostly wait on each
 other. Per MACRS turn: user simulator -> information reflection -> (strategy reflection,
 after a failed recommendation) -> the three responders at once -> planner. So a MACRS
-dialogue has at most 3 calls in flight, and on average about 1.5 (MEAN_CALLS_IN_FLIGHT:
-37 calls over ~24 sequential steps at max_turns 5); a single-LLM dialogue has 1.
+dialogue has at most 3 calls in flight, and on average 1.4 (MEAN_CALLS_IN_FLIGHT: measured
+with the scripted model at max_turns 5, a dialogue makes 35 calls in 25 sequential steps;
+with the 2 calls preparing its sample, the 37 of the issue); a single-LLM dialogue has 1.
 
 Rule: `max_concurrency` = the server's `--max-num-seqs` (per endpoint), and
-`campaign.concurrency` = ceil(max_num_seqs * endpoints / 1.5): enough dialogues that the
+`campaign.concurrency` = ceil(max_num_seqs * endpoints / 1.4): enough dialogues that the
 calls they have in flight on average fill every endpoint's batch. Calls beyond a full
 batch wait in the client's per-endpoint queue, which costs latency, not throughput.
 """
@@ -23,12 +24,13 @@ from macrs_sim.config import ModelConfig, OpenAIModel, Scenario
 # Calls one dialogue has in flight at most (MACRS: the three responders of a turn).
 PEAK_CALLS_IN_FLIGHT = {"macrs": 3, "single_llm": 1}
 # ... and on average over a dialogue (calls x mean call time / dialogue wall time).
-MEAN_CALLS_IN_FLIGHT = {"macrs": 1.5, "single_llm": 1.0}
+MEAN_CALLS_IN_FLIGHT = {"macrs": 1.4, "single_llm": 1.0}
 
 
 def recommended_concurrency(slots: int, *, kind: str = "macrs") -> int:
     """Dialogues in flight that keep `slots` calls (all endpoints together) busy."""
-    return max(1, math.ceil(slots / MEAN_CALLS_IN_FLIGHT[kind]))
+    # round first: 28 / 1.4 is 20.000000000000004 in floating point, and 20 is meant
+    return max(1, math.ceil(round(slots / MEAN_CALLS_IN_FLIGHT[kind], 6)))
 
 
 def sizing_warning(scenario: Scenario) -> str | None:
