@@ -64,7 +64,7 @@ def _models_check(args: argparse.Namespace) -> int:
 
     setup = CampaignSetup.from_scenario(load_scenario(args.scenario))
     for cfg in setup.model_configs():
-        asyncio.run(preflight(cfg))
+        asyncio.run(preflight(cfg, notify=print))  # print: a server's words are no markup
         console.print(f"ok: {cfg.backend} model reachable")
     return 0
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -57,9 +57,20 @@ class OpenAIModel(Strict):
     backoff_base_s: float = Field(default=0.5, ge=0)
     backoff_max_s: float = Field(default=30.0, ge=0)
     endpoint_cooldown_s: float = Field(default=30.0, ge=0)
-    # How JSON schemas are sent: OpenAI's response_format, or vLLM's structured outputs too.
-    structured_outputs: Literal["openai", "vllm"] = "openai"
+    # How a JSON schema is sent (see llm/modes.py): "openai" response_format json_schema;
+    # "vllm" that plus vLLM's own fields; "json_object" the schema inside a json_object
+    # response_format (llama-cpp-python); "prompt" only in the prompt; "auto" the first the
+    # server accepts (probed once). Default: "auto" with base_url(s), else "openai".
+    structured_outputs: Literal["auto", "openai", "vllm", "json_object", "prompt"] = "openai"
     seed: int | None = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _auto_for_own_servers(cls, data: Any) -> Any:
+        own_server = isinstance(data, dict) and (data.get("base_url") or data.get("base_urls"))
+        if own_server and "structured_outputs" not in data:
+            return {**data, "structured_outputs": "auto"}
+        return data
 
     @model_validator(mode="after")
     def _one_way_to_name_endpoints(self) -> OpenAIModel:

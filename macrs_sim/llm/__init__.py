@@ -14,7 +14,7 @@ from macrs_sim.llm.cache import CachingClient
 from macrs_sim.llm.cache_store import ResponseCache
 from macrs_sim.llm.context import CallContext, calling, current_call
 from macrs_sim.llm.embedded import LlamaCppClient
-from macrs_sim.llm.factory import build_client, preflight
+from macrs_sim.llm.factory import build_client, preflight, preflight_scenario
 from macrs_sim.llm.fake_openai_server import FakeOpenAIServer
 from macrs_sim.llm.faults import FaultInjectingClient
 from macrs_sim.llm.gguf import default_gguf_path, resolve_gguf
@@ -26,6 +26,7 @@ from macrs_sim.llm.openai_backend import (
 from macrs_sim.llm.pool import EndpointPool
 from macrs_sim.llm.retry import RetryingClient
 from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient, ScriptedRequest
+from macrs_sim.llm.sizing import sizing_warning
 from macrs_sim.llm.structured import complete_json, complete_text
 
 __all__ = [
@@ -54,5 +55,7 @@ __all__ = [
     "current_call",
     "default_gguf_path",
     "preflight",
+    "preflight_scenario",
     "resolve_gguf",
+    "sizing_warning",
 ]

@@ -6,20 +6,31 @@ import asyncio
 import dataclasses
 import hashlib
 import importlib.util
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from autogen_core.models import ChatCompletionClient
 
-from macrs_sim.config import EmbeddedModel, FaultsConfig, ModelConfig, OpenAIModel, ScriptedModel
+from macrs_sim.config import (
+    EmbeddedModel,
+    FaultsConfig,
+    ModelConfig,
+    OpenAIModel,
+    Scenario,
+    ScriptedModel,
+)
 from macrs_sim.errors import ConfigError, ModelUnavailableError
 from macrs_sim.llm.accounting import AccountingClient, CallLog
 from macrs_sim.llm.cache import CachingClient, ResponseCache
 from macrs_sim.llm.context import current_call
 from macrs_sim.llm.embedded import MISSING_LLAMA_CPP, LlamaCppClient
 from macrs_sim.llm.gguf import resolve_gguf
-from macrs_sim.llm.openai_backend import build_openai_client, check_endpoint
+from macrs_sim.llm.openai_backend import (
+    build_openai_client,
+    check_endpoint,
+    resolve_structured_outputs,
+)
 from macrs_sim.llm.retry import RetryingClient
 from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient
 
@@ -152,8 +163,12 @@ def sampling_params(cfg: ModelConfig, temperature: float) -> dict[str, Any]:
     return {"temperature": temperature, **cfg.model_dump(include=SAMPLING_FIELDS[type(cfg)])}
 
 
-async def preflight(cfg: ModelConfig) -> None:
-    """Fail fast, with one line, before a campaign starts any dialogue."""
+async def preflight(cfg: ModelConfig, notify: Callable[[str], None] | None = None) -> ModelConfig:
+    """Fail fast, with one line, before a campaign starts any dialogue.
+
+    Returns `cfg` as the campaign should use it: with `structured_outputs = "auto"`
+    replaced by the mode the endpoint accepts (`notify` hears which).
+    """
     if isinstance(cfg, EmbeddedModel):
         if importlib.util.find_spec("llama_cpp") is None:
             raise ModelUnavailableError(MISSING_LLAMA_CPP)
@@ -161,5 +176,32 @@ async def preflight(cfg: ModelConfig) -> None:
         await asyncio.to_thread(resolve_gguf, cfg)
     elif isinstance(cfg, OpenAIModel):
         await check_endpoint(cfg)
+        return await resolve_structured_outputs(cfg, notify)
     elif not isinstance(cfg, ScriptedModel):
         raise TypeError(f"unknown model config {type(cfg).__name__}")
+    return cfg
+
+
+async def preflight_scenario(
+    scenario: Scenario,
+    configs: Sequence[ModelConfig],
+    notify: Callable[[str], None] | None = None,
+) -> Scenario:
+    """`preflight` every config in `configs` (the models the campaign calls), and return
+    `scenario` with each of them as preflight resolved it, wherever it appears."""
+    resolved = [(cfg, await preflight(cfg, notify)) for cfg in configs]
+
+    def swap(cfg: ModelConfig | None) -> ModelConfig | None:
+        return next((new for old, new in resolved if old == cfg), cfg)
+
+    systems = [s.model_copy(update={"model": swap(s.model)}) for s in scenario.systems]
+    return scenario.model_copy(
+        update={
+            "model": swap(scenario.model),
+            "simulator": scenario.simulator.model_copy(
+                update={"model": swap(scenario.simulator.model)}
+            ),
+            "judge": scenario.judge.model_copy(update={"model": swap(scenario.judge.model)}),
+            "systems": systems,
+        }
+    )

@@ -12,6 +12,7 @@ from aiohttp import web
 from macrs_sim.llm.synth import _Synth
 
 TEXT = "Hello from the fake server."
+PROMPT_MARKER = "JSON schema: "  # what llm/modes.py's "prompt" mode writes before the schema
 
 
 @dataclass(frozen=True)
@@ -68,14 +69,51 @@ def completion(body: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 def request_schema(body: dict[str, Any]) -> dict[str, Any] | None:
-    """The JSON schema a request asks for, in OpenAI's or vLLM's spelling."""
+    """The JSON schema a request asks for, in OpenAI's, vLLM's or llama-cpp-python's
+    spelling, or in the prompt (as an obedient model would read it)."""
     fmt = body.get("response_format") or {}
     if fmt.get("type") == "json_schema":
         schema: dict[str, Any] = fmt["json_schema"]["schema"]
         return schema
+    if fmt.get("type") == "json_object" and isinstance(fmt.get("schema"), dict):
+        return dict(fmt["schema"])
     if isinstance(body.get("structured_outputs"), dict) and "json" in body["structured_outputs"]:
         return dict(body["structured_outputs"]["json"])
-    return dict(body["guided_json"]) if isinstance(body.get("guided_json"), dict) else None
+    if isinstance(body.get("guided_json"), dict):
+        return dict(body["guided_json"])
+    return schema_in_prompt(body.get("messages") or [])
+
+
+def schema_in_prompt(messages: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The schema after "JSON schema: " at the end of the last message, if any."""
+    text = str(messages[-1].get("content", "")) if messages else ""
+    _, found, tail = text.rpartition(PROMPT_MARKER)
+    if not found:
+        return None
+    try:
+        schema = json.loads(tail)
+    except ValueError:
+        return None
+    return schema if isinstance(schema, dict) else None
+
+
+def rejects_format(body: dict[str, Any], accepted: frozenset[str] | None) -> web.Response | None:
+    """llama-cpp-python's answer (HTTP 500, FastAPI's validation error as text) to a
+    `response_format` type it does not take; None when `accepted` takes it."""
+    kind = (body.get("response_format") or {}).get("type")
+    if accepted is None or kind is None or kind in accepted:
+        return None
+    expected = " or ".join(f"'{k}'" for k in sorted(accepted))
+    error = {
+        "type": "literal_error",
+        "loc": ("body", "response_format", "type"),
+        "msg": f"Input should be {expected}",
+        "input": kind,
+        "ctx": {"expected": expected},
+    }
+    message = f'1 validation error:\n  {error!r}\n\n  File "app.py", line 376, in create'
+    payload = {"error": {"message": message, "type": "internal_server_error", "code": None}}
+    return web.json_response(payload, status=500)
 
 
 def error_reply(fault: Fault, authorization: str) -> web.Response:

@@ -31,6 +31,7 @@ from macrs_sim.llm.fake_openai_replies import (
     Recorded,
     completion,
     error_reply,
+    rejects_format,
 )
 
 __all__ = ["DROP", "FakeOpenAIServer", "Fault", "Recorded", "main"]
@@ -38,10 +39,19 @@ __all__ = ["DROP", "FakeOpenAIServer", "Fault", "Recorded", "main"]
 
 class FakeOpenAIServer:
     def __init__(
-        self, *, latency_s: float = 0.0, endpoints: int = 1, port: int = 0, model: str = "fake"
+        self,
+        *,
+        latency_s: float = 0.0,
+        endpoints: int = 1,
+        port: int = 0,
+        model: str = "fake",
+        response_formats: frozenset[str] | None = None,
     ) -> None:
         self.latency_s = latency_s
         self.model = model
+        # The `response_format` types taken (None: all); others get llama-cpp-python's 500.
+        # E.g. frozenset({"text", "json_object"}) is llama-cpp-python's server.
+        self.response_formats = response_formats
         self.text = TEXT
         self.requests: list[Recorded] = []
         self.faults: deque[Fault] = deque()  # deque: appended from other threads safely
@@ -181,6 +191,9 @@ class FakeOpenAIServer:
             if fault is None and self.faults:
                 fault = self.faults.popleft()
             await asyncio.sleep(self.latency_s + (fault.delay_s if fault else 0.0))
+            rejected = rejects_format(body, self.response_formats)
+            if rejected is not None:
+                return rejected
             if fault is None or fault.kind == "hang":
                 return web.json_response(completion(body, self.text))
             if fault.kind == "drop":

@@ -8,6 +8,7 @@ import urllib.error
 import urllib.request
 import warnings
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 from urllib.parse import urlparse
 
@@ -20,7 +21,9 @@ from macrs_sim.config import OpenAIModel
 from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm.base import WrappingClient
 from macrs_sim.llm.http_transport import AiohttpTransport
+from macrs_sim.llm.modes import AUTO_ORDER, Mode
 from macrs_sim.llm.pool import EndpointPool
+from macrs_sim.llm.probe import PROBE_MAX_TOKENS, endpoint_probe
 from macrs_sim.llm.wire import WireClient
 
 # The openai SDK's parsed replies declare `parsed: None`; when autogen-ext dumps a structured
@@ -114,8 +117,6 @@ def _endpoint_client(
     }
     if cfg.seed is not None:
         args["seed"] = cfg.seed
-    if cfg.structured_outputs == "vllm":
-        args["top_p"] = 1.0  # see wire.VLLM_SAMPLING
     # Not in autogen's TypedDict, but passed on to AsyncOpenAI (see http_transport for why).
     http: dict[str, Any] = {
         "http_client": httpx.AsyncClient(transport=AiohttpTransport(), timeout=cfg.timeout_s)
@@ -125,7 +126,41 @@ def _endpoint_client(
     except ValueError:  # a model name autogen-ext has no built-in info for
         args["model_info"] = UNKNOWN_MODEL_INFO
         inner = OpenAIChatCompletionClient(**args, **http)
-    return WireClient(inner, key=key, vllm=cfg.structured_outputs == "vllm")
+    mode = cfg.structured_outputs
+    resolve = partial(_auto_mode, cfg, url, key) if mode == "auto" else None
+    return WireClient(
+        inner, key=key, url=url, mode=mode, max_tokens=cfg.max_tokens, resolve=resolve
+    )
+
+
+async def _auto_mode(cfg: OpenAIModel, url: str, key: str) -> Mode:
+    """What the probe found for `url` (at preflight, or now if no preflight ran here)."""
+    return (await endpoint_probe(url, cfg.model, partial(_probe_client, cfg, url, key))).mode
+
+
+def _probe_client(cfg: OpenAIModel, url: str, key: str, mode: Mode) -> ChatCompletionClient:
+    probing = cfg.model_copy(update={"structured_outputs": mode, "max_tokens": PROBE_MAX_TOKENS})
+    return _endpoint_client(probing, url, key, 0.0)
+
+
+async def resolve_structured_outputs(
+    cfg: OpenAIModel, notify: Callable[[str], None] | None = None
+) -> OpenAIModel:
+    """`cfg` with "auto" replaced by the first mode every endpoint accepts (probed once per
+    endpoint and process); `notify` hears which, and why. Other modes come back as they are."""
+    if cfg.structured_outputs != "auto":
+        return cfg
+    key = api_key(cfg)
+    urls = [url or DEFAULT_BASE_URL for url in cfg.endpoints()]
+    found = await asyncio.gather(
+        *(endpoint_probe(u, cfg.model, partial(_probe_client, cfg, u, key)) for u in urls)
+    )
+    # Replicas should agree; if not, the latest in the order is one every endpoint took.
+    chosen = max(found, key=lambda p: AUTO_ORDER.index(p.mode))
+    if notify is not None:
+        where = chosen.url if len(urls) == 1 else f"{chosen.url} (of {len(urls)} endpoints)"
+        notify(f"model {cfg.model} at {where}: structured_outputs = {chosen.describe()}")
+    return cfg.model_copy(update={"structured_outputs": chosen.mode})
 
 
 async def check_endpoint(cfg: OpenAIModel, *, timeout_s: float = 5.0) -> None:

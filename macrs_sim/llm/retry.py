@@ -1,4 +1,4 @@
-"""Retries for transient endpoint failures: timeouts, lost connections, 429s and 5xx."""
+"""Retries for transient endpoint failures: timeouts, lost connections, 408/409/429 and 5xx."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import openai
 from autogen_core.models import ChatCompletionClient, CreateResult
 
 from macrs_sim.llm.base import WrappingClient
+from macrs_sim.llm.rejection import RETRYABLE_4XX, is_malformed
 
 # A server asking for a longer pause than this is treated as asking for this.
 MAX_RETRY_AFTER_S = 60.0
@@ -36,10 +37,11 @@ def retry_after_s(err: openai.APIStatusError) -> float | None:
 
 
 def is_transient(err: BaseException) -> bool:
-    if isinstance(err, openai.RateLimitError):
-        return True
+    """Worth sending again: a timeout, a lost connection, 408, 409, 429 or a 5xx, except a
+    request the server rejected as malformed (see rejection.is_malformed)."""
     if isinstance(err, openai.APIStatusError):
-        return err.status_code >= 500
+        retryable = err.status_code >= 500 or err.status_code in RETRYABLE_4XX
+        return retryable and not is_malformed(err)
     # APITimeoutError is a subclass of APIConnectionError.
     return isinstance(err, openai.APIConnectionError | TimeoutError | ConnectionError)
 
@@ -49,7 +51,7 @@ class RetryingClient(WrappingClient):
 
     Wait after failed attempt n: the server's Retry-After when it gives one (capped at
     MAX_RETRY_AFTER_S), else min(max_s, base_s * 2**(n-1)) scaled by a seeded factor in
-    [0.5, 1). Timeouts, lost connections, 429 and 5xx are retried; other 4xx are not.
+    [0.5, 1). What `is_transient` names is retried; a malformed request is not.
     The per-attempt timeout is the backend's own (OpenAIModel.timeout_s).
     """
 

@@ -1,69 +1,61 @@
 """What one OpenAI-compatible endpoint is sent beyond autogen's request, and what comes
-back of its errors: vLLM's own structured-output and sampling fields, and errors with
-the API key scrubbed out."""
+back of its errors: the JSON schema in the endpoint's spelling (see modes), and errors
+made safe to store (API key scrubbed) and readable (a rejected request says why, once)."""
 
 from __future__ import annotations
 
 import contextlib
-import functools
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
-from typing import Any
 
 import openai
 from autogen_core.models import ChatCompletionClient, CreateResult
-from openai.lib._pydantic import to_strict_json_schema
-from pydantic import BaseModel
 
-from macrs_sim.llm.base import CreateRequest, JsonOutput, WrappingClient
-
-# vLLM fills every sampling field a request leaves out from the model's
-# generation_config.json (e.g. Qwen2.5: repetition_penalty 1.05, top_k 20), so results
-# would depend on the server's files and flags. These neutral values pin them (plus
-# top_p=1 in the body). top_k=-1 means "off" in every vLLM version (newer ones prefer 0).
-VLLM_SAMPLING: dict[str, Any] = {"top_k": -1, "min_p": 0.0, "repetition_penalty": 1.0}
-
-
-def vllm_extra_body(json_output: JsonOutput) -> dict[str, Any]:
-    """vLLM-only request fields: neutral sampling, and the schema in vLLM's own fields.
-
-    vLLM also reads `response_format` (sent in every mode); these are its native spelling.
-    `structured_outputs.json`: vLLM >= 0.10.2, the only spelling from 0.12.
-    `guided_json`: vLLM < 0.12 (deprecated from 0.10.2, where `structured_outputs` wins).
-    vLLM ignores fields it does not know, with a warning in its log. The schema is the
-    strict one the SDK puts in `response_format`, so all three agree.
-    """
-    body = dict(VLLM_SAMPLING)
-    if isinstance(json_output, type) and issubclass(json_output, BaseModel):
-        schema = _strict_schema(json_output)
-        body["structured_outputs"] = {"json": schema}
-        body["guided_json"] = schema
-    return body
-
-
-@functools.lru_cache(maxsize=256)  # pydantic builds it anew on every call otherwise
-def _strict_schema(model: type[BaseModel]) -> dict[str, Any]:
-    return to_strict_json_schema(model)
+from macrs_sim.llm.base import CreateRequest, WrappingClient
+from macrs_sim.llm.modes import AUTO_ORDER, SPELLING, Mode, schema_of, shape
+from macrs_sim.llm.rejection import complaint, is_malformed
 
 
 class WireClient(WrappingClient):
-    """One endpoint's extras around autogen's request, and its errors made safe to store.
+    """One endpoint's spelling of `request`, and its errors made safe and readable.
 
-    With `vllm`, adds `vllm_extra_body`. Always scrubs the API key from errors: some
-    servers echo it in a 401, and an error's text lands in the run store and report.
+    `mode` "auto" asks `resolve` (the endpoint's cached probe) at the first structured
+    request; text requests need no answer (every auto candidate sends them alike).
+    Always scrubs the API key from errors: some servers echo it in a 401, and an error's
+    text lands in the run store and report.
     """
 
-    def __init__(self, inner: ChatCompletionClient, *, key: str, vllm: bool) -> None:
+    def __init__(
+        self,
+        inner: ChatCompletionClient,
+        *,
+        key: str,
+        url: str,
+        mode: Mode | str,
+        max_tokens: int,
+        resolve: Callable[[], Awaitable[Mode]] | None = None,
+    ) -> None:
         super().__init__(inner)
         self._key = key
-        self.vllm = vllm
+        self.url = url
+        self.mode = mode
+        self._max_tokens = max_tokens
+        self._resolve = resolve
 
     async def _handle(self, request: CreateRequest) -> CreateResult:
-        if self.vllm:
-            args = request.extra_create_args
-            extra_body = {**vllm_extra_body(request.json_output), **args.get("extra_body", {})}
-            request = replace(request, extra_create_args={**args, "extra_body": extra_body})
-        return await super()._handle(request)
+        mode = await self._mode_for(request)
+        try:
+            return await super()._handle(shape(request, mode, max_tokens=self._max_tokens))
+        except openai.APIStatusError as err:
+            if is_malformed(err):
+                explain_rejection(err, self.url, mode if schema_of(request.json_output) else None)
+            raise
+
+    async def _mode_for(self, request: CreateRequest) -> Mode:
+        if self.mode != "auto":
+            return self.mode  # type: ignore[return-value]  # validated by the config
+        if schema_of(request.json_output) is None or self._resolve is None:
+            return "openai"
+        return await self._resolve()
 
     async def _around(self, call: Callable[[], Awaitable[CreateResult]]) -> CreateResult:
         try:
@@ -71,6 +63,21 @@ class WireClient(WrappingClient):
         except Exception as err:
             scrub_secret(err, self._key)
             raise
+
+
+def explain_rejection(err: openai.APIStatusError, url: str, mode: Mode | None) -> None:
+    """Rewrite `err`'s message (in place, keeping its type) as one line: who refused, the
+    server's complaint, and for a structured request the `structured_outputs` to try."""
+    line = f"{url} rejected the request as malformed (HTTP {err.status_code}: {complaint(err)})"
+    if mode is not None and mode != "prompt":
+        others = [m for m in (*AUTO_ORDER, "auto") if m != mode]
+        line += (
+            f"; if it does not take {SPELLING[mode]}, set [model] structured_outputs to "
+            + " or ".join(f'"{m}"' for m in others)
+        )
+    err.message = line
+    with contextlib.suppress(AttributeError, TypeError):
+        err.args = (line,)
 
 
 def scrub_secret(err: BaseException, secret: str) -> None:

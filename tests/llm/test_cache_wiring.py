@@ -45,8 +45,22 @@ def test_a_scripted_model_is_named_by_seed_and_rules() -> None:
 
 def test_only_sampling_fields_are_params() -> None:
     fast = OpenAIModel(model="m", timeout_s=5, max_concurrency=64, max_retries=0)
-    slow = OpenAIModel(model="m", timeout_s=500, max_concurrency=1, base_url="http://x/v1")
+    slow = OpenAIModel(
+        model="m",
+        timeout_s=500,
+        max_concurrency=1,
+        base_url="http://x/v1",
+        structured_outputs="openai",
+    )
     assert sampling_params(fast, 0.0) == sampling_params(slow, 0.0)
+    # How the schema is spelled changes the reply: json_object and prompt differ from openai.
+    spelled = {
+        sampling_params(slow.model_copy(update={"structured_outputs": m}), 0.0)[
+            "structured_outputs"
+        ]
+        for m in ("openai", "json_object", "prompt")
+    }
+    assert len(spelled) == 3
     assert sampling_params(fast, 0.0) != sampling_params(fast, 0.7)
     assert sampling_params(OpenAIModel(model="m", max_tokens=9), 0.0)["max_tokens"] == 9
     assert sampling_params(EmbeddedModel(), 0.0) == {

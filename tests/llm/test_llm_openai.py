@@ -41,7 +41,9 @@ class Answer(BaseModel):
 
 
 def cfg(server: Any, **kw: object) -> OpenAIModel:
-    return OpenAIModel.model_validate({"model": "fake-model", "base_url": server.url, **kw})
+    # "openai" spelled out: with a base_url the default is "auto", which probes first.
+    fields = {"model": "fake-model", "base_url": server.url, "structured_outputs": "openai"}
+    return OpenAIModel.model_validate({**fields, **kw})
 
 
 class Sleeps:

