@@ -1,0 +1,169 @@
+"""Title -> catalog id: exact, then by key, then by title part or alias, then fuzzy.
+
+Acceptance rests on this, so it never guesses across what a title states: a stated
+year must agree (±1) with the item's, numbers must be equal (a first film has none),
+and fuzzy matching repairs only the spelling of the words. Every result keeps the
+method and score that matched it, so fuzzy and ambiguous acceptances can be audited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from rapidfuzz import fuzz, process
+
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.grounding.index import TitleIndex
+from macrs_sim.data.grounding.keys import Part, TitleKey, title_key
+from macrs_sim.data.grounding.normalise import strip_decorations
+from macrs_sim.data.grounding.spelling import is_misspelling
+from macrs_sim.protocol import Item, ItemRef
+
+Method = Literal["exact", "normalized", "fuzzy", "ambiguous"]
+MIN_FUZZY_CHARS = 5  # shorter words are too close to other real titles ("Heat", "Heath")
+
+
+class Grounder:
+    """`popularity` (item id -> interaction count) decides between same-titled films
+    when no year is stated; without it the film listed first wins."""
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        *,
+        popularity: Mapping[str, int] | None = None,
+        fuzzy_threshold: float = 80.0,
+    ) -> None:
+        self._index = TitleIndex(catalog)
+        self._order = {item.item_id: n for n, item in enumerate(catalog)}
+        self._popularity = dict(popularity or {})
+        self.fuzzy_threshold = fuzzy_threshold
+
+    def ground(self, said: str) -> ItemRef:
+        shown = said.strip()
+        index = self._index
+        as_listed = index.display.get(shown)
+        if as_listed:  # "Heat (1995)", exactly as the catalog writes it: the common case
+            return self._choose(shown, as_listed, None, "exact") or _none(shown)
+        title, year = strip_decorations(said)
+        ref, named = self._first(shown, (index.exact, index.exact_aka), title, year, "exact")
+        if ref is not None:
+            return ref
+        key = title_key(title)
+        if not (key.full.words or key.full.numbers):
+            return _none(shown)
+        found = self._first(shown, (index.key, index.key_aka), key.full, year, "normalized")
+        if found[0] is not None:
+            return found[0]
+        return self._by_name_part(shown, key, year, named or found[1])
+
+    def _first(
+        self,
+        shown: str,
+        indexes: Sequence[Mapping[Any, list[Item]]],
+        key: Any,
+        year: int | None,
+        method: Method,
+    ) -> tuple[ItemRef | None, bool]:
+        """The first index that names a film from the stated year; whether any named one."""
+        named = False
+        for index in indexes:
+            items = index.get(key)
+            if items:
+                named = True
+                ref = self._choose(shown, items, year, method)
+                if ref is not None:
+                    return ref, True
+        return None, named
+
+    def _by_name_part(self, shown: str, key: TitleKey, year: int | None, named: bool) -> ItemRef:
+        by_part = self._agreeing(self._by_parts(key, year is not None), year)
+        if len(by_part) == 1:  # a short name or subtitle must point at one film
+            return self._ref(shown, by_part[0], "normalized", 1.0)
+        aliased = self._choose(shown, self._index.alias_items(key.full), year, "normalized")
+        if aliased is not None or named:
+            # A title the catalog has, but not from the stated year, is never respelled.
+            return aliased or _none(shown)
+        return self._fuzzy(shown, key.full, year)
+
+    def _by_parts(self, key: TitleKey, stated_year: bool) -> list[Item]:
+        """Films named by one part of their title ("Terminator 2", "The Empire Strikes
+        Back"), or by their first and last parts ("Star Wars: A New Hope")."""
+        index, first, last = self._index, key.parts[0], key.parts[-1]
+        distinctive = len(last.words.split()) >= 2 or stated_year
+        if len(key.parts) == 1:
+            heads = index.head.get(first, [])
+            if not (first.numbers or stated_year):  # "Alien" never means "Alien: Resurrection"
+                heads = [i for i in heads if i.item_id in index.or_titles]
+            return [*heads, *(index.tail.get(last, []) if distinctive else [])]
+        found = [
+            i for i in index.head.get(first, []) if self._same_ends(key, index.keys[i.item_id])
+        ]
+        if first.numbers or stated_year or key.or_title:
+            found += index.keyed(first)  # "Dr. Strangelove or: How I Learned ..."
+        return list({i.item_id: i for i in found}.values())
+
+    @staticmethod
+    def _same_ends(said: TitleKey, item: TitleKey) -> bool:
+        """Said parts all in the item's title, the last one its subtitle or its number."""
+        last = said.parts[-1]
+        if not set(said.parts) <= set(item.parts):
+            return False
+        if last != item.parts[-1] and last.words:
+            return False
+        return not said.full.numbers or said.full.numbers == item.full.numbers
+
+    def _fuzzy(self, shown: str, full: Part, year: int | None) -> ItemRef:
+        none = _none(shown)
+        if len(full.words) < MIN_FUZZY_CHARS:
+            return none
+        choices = self._index.blocks.candidates(full)
+        hits = process.extract(
+            full.words, choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold, limit=6
+        )
+        # The blocks overlap, so one title can come back more than once.
+        unique = {h[0]: h for h in reversed(hits)}.values()
+        close = sorted((h for h in unique if is_misspelling(full.words, h[0])), key=lambda h: -h[1])
+        if not close or (len(close) > 1 and close[1][1] == close[0][1]):
+            return none  # nothing close, or two titles equally close: no guess
+        match, score, _ = close[0]
+        items = self._index.keyed(Part(match, full.numbers))
+        return self._choose(shown, items, year, "fuzzy", score / 100) or none
+
+    @staticmethod
+    def _agreeing(items: Sequence[Item], year: int | None) -> list[Item]:
+        if year is None:
+            return list(items)
+        near = [i for i in items if i.year is None or abs(i.year - year) <= 1]
+        return [i for i in near if i.year == year] or near
+
+    def _choose(
+        self,
+        shown: str,
+        items: Sequence[Item],
+        year: int | None,
+        method: Method,
+        score: float = 1.0,
+    ) -> ItemRef | None:
+        pool = self._agreeing(items, year)
+        if not pool:
+            return None
+        if len(pool) == 1:
+            return self._ref(shown, pool[0], method, score)
+        # Same title, no deciding year (remakes): the most interacted-with film, flagged.
+        best = max(
+            pool, key=lambda i: (self._popularity.get(i.item_id, 0), -self._order[i.item_id])
+        )
+        return self._ref(shown, best, "fuzzy" if method == "fuzzy" else "ambiguous", score)
+
+    @staticmethod
+    def _ref(shown: str, item: Item, method: Method, score: float) -> ItemRef:
+        # Built without re-validation: every value here is already of its field's type.
+        return ItemRef.model_construct(
+            title=shown, item_id=item.item_id, score=round(score, 4), method=method
+        )
+
+
+def _none(shown: str) -> ItemRef:
+    return ItemRef.model_construct(title=shown)
