@@ -47,29 +47,29 @@ class Grounder:
         if as_listed:  # "Heat (1995)", exactly as the catalog writes it: the common case
             return self._choose(shown, as_listed, None, "exact") or _none(shown)
         title, year = strip_decorations(said)
-        ref, named = self._first(shown, (index.exact, index.exact_aka), title, year, "exact")
+        exact = (index.exact.get(title), index.exact_aka.get(title))
+        ref, named = self._first(shown, exact, year, "exact")
         if ref is not None:
             return ref
         key = title_key(title)
         if not (key.full.words or key.full.numbers):
             return _none(shown)
-        found = self._first(shown, (index.key, index.key_aka), key.full, year, "normalized")
-        if found[0] is not None:
-            return found[0]
-        return self._by_name_part(shown, key, year, named or found[1])
+        keyed = (index.key.get(key.full), index.key_aka.get(key.full))
+        ref, named_by_key = self._first(shown, [self._as_said(key, i) for i in keyed], year)
+        if ref is not None:
+            return ref
+        return self._by_name_part(shown, key, year, named or named_by_key)
 
     def _first(
         self,
         shown: str,
-        indexes: Sequence[Mapping[Any, list[Item]]],
-        key: Any,
+        candidates: Sequence[Sequence[Item] | None],
         year: int | None,
-        method: Method,
+        method: Method = "normalized",
     ) -> tuple[ItemRef | None, bool]:
-        """The first index that names a film from the stated year; whether any named one."""
+        """From the first list that names a film from the stated year; whether any named one."""
         named = False
-        for index in indexes:
-            items = index.get(key)
+        for items in candidates:
             if items:
                 named = True
                 ref = self._choose(shown, items, year, method)
@@ -77,24 +77,37 @@ class Grounder:
                     return ref, True
         return None, named
 
+    def _as_said(self, key: TitleKey, items: Sequence[Item] | None) -> list[Item]:
+        """Drops films whose real number (known from an alias: "Star Wars" is Episode IV)
+        is not the number said ("Star Wars: Episode I" states a 1)."""
+        if not items or not (key.states_one or key.full.numbers):
+            return list(items or ())
+        real = self._index.true_numbers
+        return [i for i in items if real.get(i.item_id, key.full.numbers) == key.full.numbers]
+
     def _by_name_part(self, shown: str, key: TitleKey, year: int | None, named: bool) -> ItemRef:
-        by_part = self._agreeing(self._by_parts(key, year is not None), year)
+        by_part = self._agreeing(self._as_said(key, self._by_parts(key, year is not None)), year)
         if len(by_part) == 1:  # a short name or subtitle must point at one film
             return self._ref(shown, by_part[0], "normalized", 1.0)
-        aliased = self._choose(shown, self._index.alias_items(key.full), year, "normalized")
+        # An alias names a film without its number: "Star Wars: Episode I" is not one.
+        aliases = [] if key.states_one else self._index.alias_items(key.full)
+        aliased = self._choose(shown, aliases, year, "normalized")
         if aliased is not None or named:
             # A title the catalog has, but not from the stated year, is never respelled.
             return aliased or _none(shown)
-        return self._fuzzy(shown, key.full, year)
+        return self._fuzzy(shown, key, year)
 
     def _by_parts(self, key: TitleKey, stated_year: bool) -> list[Item]:
         """Films named by one part of their title ("Terminator 2", "The Empire Strikes
         Back"), or by their first and last parts ("Star Wars: A New Hope")."""
         index, first, last = self._index, key.parts[0], key.parts[-1]
         distinctive = len(last.words.split()) >= 2 or stated_year
+        numbered = bool(key.full.numbers) or key.states_one
         if len(key.parts) == 1:
             heads = index.head.get(first, [])
-            if not (first.numbers or stated_year):  # "Alien" never means "Alien: Resurrection"
+            if numbered:  # "Terminator 2": the number is the whole film's
+                heads = [i for i in heads if index.keys[i.item_id].full.numbers == key.full.numbers]
+            elif not stated_year:  # "Alien" never means "Alien: Resurrection"
                 heads = [i for i in heads if i.item_id in index.or_titles]
             return [*heads, *(index.tail.get(last, []) if distinctive else [])]
         found = [
@@ -114,8 +127,8 @@ class Grounder:
             return False
         return not said.full.numbers or said.full.numbers == item.full.numbers
 
-    def _fuzzy(self, shown: str, full: Part, year: int | None) -> ItemRef:
-        none = _none(shown)
+    def _fuzzy(self, shown: str, key: TitleKey, year: int | None) -> ItemRef:
+        none, full = _none(shown), key.full
         if len(full.words) < MIN_FUZZY_CHARS:
             return none
         choices = self._index.blocks.candidates(full)
@@ -128,7 +141,7 @@ class Grounder:
         if not close or (len(close) > 1 and close[1][1] == close[0][1]):
             return none  # nothing close, or two titles equally close: no guess
         match, score, _ = close[0]
-        items = self._index.keyed(Part(match, full.numbers))
+        items = self._as_said(key, self._index.keyed(Part(match, full.numbers)))
         return self._choose(shown, items, year, "fuzzy", score / 100) or none
 
     @staticmethod

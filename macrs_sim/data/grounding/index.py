@@ -24,7 +24,9 @@ class TitleIndex:
         self.head: dict[Part, list[Item]] = defaultdict(list)  # first part of a multi-part title
         self.tail: dict[Part, list[Item]] = defaultdict(list)  # last part of a multi-part title
         self.keys: dict[str, TitleKey] = {}  # item id -> key of its main title
-        self.or_titles: set[str] = set()  # ids of "X or: Y" titles
+        self.or_titles: set[str] = set()
+        # Item id -> its number where its title has none but an alias does ("Star Wars": 4).
+        self.true_numbers: dict[str, tuple[int, ...]] = {}  # ids of "X or: Y" titles
         self.blocks = SpellingBlocks()
         for item in catalog:
             self._add(item)
@@ -59,7 +61,19 @@ class TitleIndex:
             if any(part in self.key or part in self.key_aka for part in keys):
                 for part in keys:
                     out[part].append((year, keys))
+                self._note_numbers(year, keys)
         return out
+
+    def _note_numbers(self, year: int, keys: frozenset[Part]) -> None:
+        numbered = {part.numbers for part in keys if part.numbers}
+        if len(numbered) != 1:
+            return
+        (real,) = numbered
+        for part in keys:
+            for item in self.keyed(part):
+                own = self.keys[item.item_id].full.numbers
+                if not own and (item.year is None or abs(item.year - year) <= 1):
+                    self.true_numbers[item.item_id] = real
 
     def alias_items(self, part: Part) -> list[Item]:
         found: list[Item] = []

@@ -38,9 +38,13 @@ class Part(NamedTuple):
 
 
 class TitleKey(NamedTuple):
+    """`numbers` never hold a 1 (a first film has no number, "Rocky 1" is "Rocky");
+    `states_one` keeps that one was said, so "Star Wars: Episode I" is not "Star Wars"."""
+
     full: Part  # every part's words in order; all numbers, sorted
     parts: tuple[Part, ...]
     or_title: bool  # "X or: Y": X is the title's own short name
+    states_one: bool
 
 
 def fold(text: str) -> str:
@@ -64,23 +68,26 @@ def fold(text: str) -> str:
     return text.strip()
 
 
-def _part(text: str) -> Part:
+def _part(text: str) -> tuple[Part, bool]:
     words, numbers = split_numbers(_NON_ALNUM.sub(" ", text).split())
     kept = " ".join(w for w in words if w not in ARTICLES)
-    return Part(kept, tuple(sorted(numbers)))
+    return Part(kept, tuple(sorted(n for n in numbers if n != 1))), 1 in numbers
 
 
 def title_key(title: str) -> TitleKey:
     text = fold(title)
     if ":" not in text and "-" not in text:  # one part: the common case, kept fast
-        part = _part(text)
-        return TitleKey(part, (part,), False)
+        part, one = _part(text)
+        return TitleKey(part, (part,), False, one)
     pieces = _SEPARATOR.split(text)
     # split() interleaves the captured "or:" (or None) between the pieces.
     texts = pieces[0::2]
     # "Dr. Strangelove or: How I ...", MovieLens' "Birdman: Or (The Unexpected ...)".
     or_title = len(texts) > 1 and (pieces[1] == "or:" or texts[1].split()[:1] == ["or"])
-    parts = tuple(p for p in map(_part, texts) if p.words or p.numbers) or (Part("", ()),)
+    if or_title and pieces[1] != "or:":
+        texts[1] = texts[1].split(None, 1)[1] if " " in texts[1].strip() else ""
+    read = [_part(t) for t in texts]
+    parts = tuple(p for p, _ in read if p.words or p.numbers) or (Part("", ()),)
     words = " ".join(p.words for p in parts if p.words)
     numbers = tuple(sorted(n for p in parts for n in p.numbers))
-    return TitleKey(Part(words, numbers), parts, or_title)
+    return TitleKey(Part(words, numbers), parts, or_title, any(one for _, one in read))

@@ -3,8 +3,8 @@
 Every number a title states (digits, roman numerals where they can only be numbers,
 spelled-out numbers, "Part Two", "Shrek the Third") is taken out of its words, so
 matching compares the words (spelling may be repaired) and the numbers (never
-edited) separately. A 1 is dropped: a first film has no number, so "Rocky",
-"Kill Bill: Vol. 1" and "Toy Story 1" carry none. Numbers that are part of a title
+edited) separately. Keys then drop a 1 (keys.title_key): a first film has no number,
+so "Rocky", "Kill Bill: Vol. 1" and "Toy Story 1" carry none. Numbers that are part of a title
 ("12 Angry Men", "Apollo 13") are read the same way on both sides, so they agree
 with themselves and with nothing else.
 """
@@ -48,7 +48,7 @@ def _after_marker(token: str) -> int | None:
 
 
 def split_numbers(tokens: list[str]) -> tuple[list[str], list[int]]:
-    """Tokens of one title part -> (its words, its numbers other than 1)."""
+    """Tokens of one title part -> (its words, its numbers in order)."""
     words: list[str] = []
     numbers: list[int] = []
     i, last = 0, len(tokens) - 1
@@ -69,4 +69,4 @@ def split_numbers(tokens: list[str]) -> tuple[list[str], list[int]]:
         else:
             numbers.append(value)
         i += 1
-    return words, [n for n in numbers if n != 1]
+    return words, numbers
