@@ -9,7 +9,7 @@ method and score that matched it, so fuzzy and ambiguous acceptances can be audi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from rapidfuzz import fuzz, process
 
