@@ -37,6 +37,7 @@ class Grounder:
     ) -> None:
         self._index = TitleIndex(catalog)
         self._order = {item.item_id: n for n, item in enumerate(catalog)}
+        self._items = {item.item_id: item for item in catalog}
         self._popularity = dict(popularity or {})
         self.fuzzy_threshold = fuzzy_threshold
 
@@ -47,29 +48,41 @@ class Grounder:
         if as_listed:  # "Heat (1995)", exactly as the catalog writes it: the common case
             return self._choose(shown, as_listed, None, "exact") or _none(shown)
         title, year = strip_decorations(said)
-        exact = (index.exact.get(title), index.exact_aka.get(title))
-        ref, named = self._first(shown, exact, year, "exact")
+        ref, named = self._first(shown, [(index.exact.get(title), "exact")], year)
         if ref is not None:
-            return ref
+            return self._unless_a_sibling_fits_better(ref, title, year)
         key = title_key(title)
         if not (key.full.words or key.full.numbers):
             return _none(shown)
-        keyed = (index.key.get(key.full), index.key_aka.get(key.full))
-        ref, named_by_key = self._first(shown, [self._as_said(key, i) for i in keyed], year)
+        # Main titles before alternative ones: "Ocean's 11" is both films' name, not only
+        # the alternative title of the 1960 one.
+        tiers: list[tuple[Sequence[Item] | None, Method]] = [
+            (self._as_said(key, index.key.get(key.full)), "normalized"),
+            (index.exact_aka.get(title), "exact"),
+            (self._as_said(key, index.key_aka.get(key.full)), "normalized"),
+        ]
+        ref, named_by_key = self._first(shown, tiers, year)
         if ref is not None:
-            return ref
+            return self._unless_a_sibling_fits_better(ref, title, year)
         return self._by_name_part(shown, key, year, named or named_by_key)
 
+    def _unless_a_sibling_fits_better(self, ref: ItemRef, title: str, year: int | None) -> ItemRef:
+        """A year one off is a slip, unless a film of the same words (another instalment)
+        has exactly that year: "Kill Bill (2004)" is Vol. 2, not Vol. 1 (2003)."""
+        item = self._items[ref.item_id or ""]
+        if year is None or item.year in (None, year):
+            return ref
+        siblings = self._index.by_words.get(title_key(title).full.words, ())
+        if any(i.year == year for i in siblings if i.item_id != item.item_id):
+            return _none(ref.title)
+        return ref
+
     def _first(
-        self,
-        shown: str,
-        candidates: Sequence[Sequence[Item] | None],
-        year: int | None,
-        method: Method = "normalized",
+        self, shown: str, tiers: Sequence[tuple[Sequence[Item] | None, Method]], year: int | None
     ) -> tuple[ItemRef | None, bool]:
-        """From the first list that names a film from the stated year; whether any named one."""
+        """From the first tier naming a film from the stated year; whether any tier named one."""
         named = False
-        for items in candidates:
+        for items, method in tiers:
             if items:
                 named = True
                 ref = self._choose(shown, items, year, method)

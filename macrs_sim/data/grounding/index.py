@@ -21,6 +21,7 @@ class TitleIndex:
         self.exact_aka: dict[str, list[Item]] = defaultdict(list)
         self.key: dict[Part, list[Item]] = defaultdict(list)
         self.key_aka: dict[Part, list[Item]] = defaultdict(list)
+        self.by_words: dict[str, list[Item]] = defaultdict(list)  # any numbers: instalments
         self.head: dict[Part, list[Item]] = defaultdict(list)  # first part of a multi-part title
         self.tail: dict[Part, list[Item]] = defaultdict(list)  # last part of a multi-part title
         self.keys: dict[str, TitleKey] = {}  # item id -> key of its main title
@@ -38,6 +39,7 @@ class TitleIndex:
         self.exact[item.title].append(item)
         key = self.keys[item.item_id] = title_key(item.title)
         self.key[key.full].append(item)
+        self.by_words[key.full.words].append(item)
         self.blocks.add(key.full)
         if len(key.parts) > 1:
             self.head[key.parts[0]].append(item)

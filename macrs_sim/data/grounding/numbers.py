@@ -12,7 +12,7 @@ with themselves and with nothing else.
 from __future__ import annotations
 
 # Words that introduce an instalment number: "Part II", "Vol. 2", "Episode IV".
-MARKERS = frozenset({"part", "pt", "vol", "volume", "chapter", "episode", "ep", "book"})
+MARKERS = frozenset({"part", "pt", "vol", "volume", "chapter", "episode"})
 
 SPELLED = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,

@@ -153,12 +153,28 @@ def test_numbers_in_a_title_are_not_sequel_numbers(grounder: Grounder) -> None:
 
 
 def test_remakes_without_a_year_go_to_the_most_interacted_film(grounder: Grounder) -> None:
-    for said, item_id in [("Ocean's Eleven", "4963"), ("The Avengers", "89745")]:
+    # "Ocean's 11" is also the 1960 film's alternative title, but both films' main title.
+    remakes = [("Ocean's Eleven", "4963"), ("The Avengers", "89745"), ("Ocean's 11", "4963")]
+    for said, item_id in remakes:
         ref = grounder.ground(said)
         assert (ref.item_id, ref.method, ref.score) == (item_id, "ambiguous", 1.0)
     assert grounder.ground("Ocean's 11 (2001)").item_id == "4963"
     dated = grounder.ground("The Avengers (1998)")
     assert (dated.item_id, dated.method) == ("2153", "exact")
+
+
+def test_a_year_one_off_never_beats_an_instalment_from_that_year() -> None:
+    catalog = Catalog(
+        [
+            Item(item_id="v1", title="Kill Bill: Vol. 1", year=2003),
+            Item(item_id="v2", title="Kill Bill: Vol. 2", year=2004),
+        ]
+    )
+    grounder = Grounder(catalog)
+    assert grounder.ground("Kill Bill (2003)").item_id == "v1"
+    assert grounder.ground("Kill Bill (2002)").item_id == "v1"
+    assert grounder.ground("Kill Bill (2004)").item_id is None  # Vol. 2 is from 2004
+    assert grounder.ground("Kill Bill: Vol. 2 (2005)").item_id == "v2"
 
 
 def test_without_counts_the_first_listed_remake_wins() -> None:
