@@ -17,6 +17,7 @@ from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.grounding.index import TitleIndex
 from macrs_sim.data.grounding.keys import Part, TitleKey, title_key
 from macrs_sim.data.grounding.normalise import strip_decorations
+from macrs_sim.data.grounding.parts import by_parts
 from macrs_sim.data.grounding.spelling import is_misspelling
 from macrs_sim.protocol import Item, ItemRef
 
@@ -99,7 +100,9 @@ class Grounder:
         return [i for i in items if real.get(i.item_id, key.full.numbers) == key.full.numbers]
 
     def _by_name_part(self, shown: str, key: TitleKey, year: int | None, named: bool) -> ItemRef:
-        by_part = self._agreeing(self._as_said(key, self._by_parts(key, year is not None)), year)
+        by_part = self._agreeing(
+            self._as_said(key, by_parts(self._index, key, year is not None)), year
+        )
         if len(by_part) == 1:  # a short name or subtitle must point at one film
             return self._ref(shown, by_part[0], "normalized", 1.0)
         # An alias names a film without its number: "Star Wars: Episode I" is not one.
@@ -109,36 +112,6 @@ class Grounder:
             # A title the catalog has, but not from the stated year, is never respelled.
             return aliased or _none(shown)
         return self._fuzzy(shown, key, year)
-
-    def _by_parts(self, key: TitleKey, stated_year: bool) -> list[Item]:
-        """Films named by one part of their title ("Terminator 2", "The Empire Strikes
-        Back"), or by their first and last parts ("Star Wars: A New Hope")."""
-        index, first, last = self._index, key.parts[0], key.parts[-1]
-        distinctive = len(last.words.split()) >= 2 or stated_year
-        numbered = bool(key.full.numbers) or key.states_one
-        if len(key.parts) == 1:
-            heads = index.head.get(first, [])
-            if numbered:  # "Terminator 2": the number is the whole film's
-                heads = [i for i in heads if index.keys[i.item_id].full.numbers == key.full.numbers]
-            elif not stated_year:  # "Alien" never means "Alien: Resurrection"
-                heads = [i for i in heads if i.item_id in index.or_titles]
-            return [*heads, *(index.tail.get(last, []) if distinctive else [])]
-        found = [
-            i for i in index.head.get(first, []) if self._same_ends(key, index.keys[i.item_id])
-        ]
-        if first.numbers or stated_year or key.or_title:
-            found += index.keyed(first)  # "Dr. Strangelove or: How I Learned ..."
-        return list({i.item_id: i for i in found}.values())
-
-    @staticmethod
-    def _same_ends(said: TitleKey, item: TitleKey) -> bool:
-        """Said parts all in the item's title, the last one its subtitle or its number."""
-        last = said.parts[-1]
-        if not set(said.parts) <= set(item.parts):
-            return False
-        if last != item.parts[-1] and last.words:
-            return False
-        return not said.full.numbers or said.full.numbers == item.full.numbers
 
     def _fuzzy(self, shown: str, key: TitleKey, year: int | None) -> ItemRef:
         none, full = _none(shown), key.full
