@@ -4,7 +4,10 @@ Quality: tests/data/grounding/cases.jsonl (shared with tests/data/grounding/
 test_grounding_cases.py) over the demo catalog and a MovieLens-format fixture
 (tests/data/grounding/ml_movies.csv with interaction counts in ml_counts.csv).
 Precision is the share of returned ids that are the right film; recall the share of
-films the catalog has that were found.
+films the catalog has that were found. Most categories are written by hand (sequels,
+remakes, subtitles, foreign titles, decorations, absent films...); "generated_variant"
+and "generated_misspelling" are mechanical: every catalog title once in a model-style
+form, and one swap of neighbouring letters in the longest word of some titles.
 
 Speed: a synthetic catalog (default 60,000 items: made-up words, sequels, subtitles,
 remakes) and a query mix as a model produces it: display titles, bare titles,
