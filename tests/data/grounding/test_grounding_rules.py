@@ -52,6 +52,7 @@ ML_TITLES = {
     "1214": "Alien (1979)",
     "1200": "Aliens (1986)",
     "215": "Before Sunrise (1995)",
+    "6": "Heat (1995)",
     "134130": "Mad Max: Fury Road (2015)",
     "1690": "Alien: Resurrection (1997)",
 }
@@ -217,6 +218,8 @@ def test_fuzzy_repairs_spelling_only(grounder: Grounder) -> None:
 
 def test_model_decorations_are_removed(grounder: Grounder) -> None:
     cases: dict[str, str | None] = {
+        "**Heat** (1995)": "6",
+        "Heat (1995) - a crime thriller": "6",
         "**Dune** (2021) - a sci-fi epic": "207309",
         '1. "Parasite" (2019).': "202439",
         "Rocky II.": "2409",
