@@ -20,6 +20,8 @@ from macrs_sim.data.movielens.titles import parse_genres, parse_title
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item
 
+CASE_FIELDS = ("catalog", "said", "expect", "category")
+
 
 @dataclass(frozen=True)
 class Case:
@@ -87,15 +89,19 @@ def load_cases(path: Path, catalogs: Mapping[str, Catalog]) -> list[Case]:
     for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
-        raw = json.loads(line)
-        titles = by_title.get(raw["catalog"])
+        try:
+            raw = json.loads(line)
+            catalog, said, expect, category = (raw[k] for k in CASE_FIELDS)
+        except (json.JSONDecodeError, KeyError, TypeError):
+            fields = ", ".join(CASE_FIELDS)
+            raise DataError(f"{path}:{lineno}: not a case (a JSON object with {fields})") from None
+        titles = by_title.get(catalog)
         if titles is None:
-            raise DataError(f"{path}:{lineno}: unknown catalog {raw['catalog']!r}")
-        expect = raw["expect"]
+            raise DataError(f"{path}:{lineno}: unknown catalog {catalog!r}")
         if expect is not None and expect not in titles:
-            raise DataError(f"{path}:{lineno}: {expect!r} is not in catalog {raw['catalog']!r}")
+            raise DataError(f"{path}:{lineno}: {expect!r} is not in catalog {catalog!r}")
         item_id = titles[expect] if expect is not None else None
-        cases.append(Case(raw["catalog"], raw["said"], item_id, raw["category"]))
+        cases.append(Case(catalog, said, item_id, category))
     return cases
 
 

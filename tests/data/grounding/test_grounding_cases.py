@@ -51,3 +51,11 @@ def test_a_case_naming_a_film_the_catalog_lacks_is_refused(tmp_path: Path) -> No
     )
     with pytest.raises(DataError, match=r"cases.jsonl:1: 'Heat \(1986\)' is not in catalog"):
         load_cases(path, {"demo": Catalog.demo()})
+
+
+def test_a_malformed_case_line_is_one_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text('\n{"catalog": "demo", "said": "Heat"}\n', encoding="utf-8")
+    expected = r"cases.jsonl:2: not a case \(a JSON object with catalog, said, expect, category\)"
+    with pytest.raises(DataError, match=expected):
+        load_cases(path, {"demo": Catalog.demo()})
