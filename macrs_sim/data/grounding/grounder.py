@@ -114,9 +114,9 @@ class Grounder:
         return self._fuzzy(shown, key, year)
 
     def _fuzzy(self, shown: str, key: TitleKey, year: int | None) -> ItemRef:
-        none, full = _none(shown), key.full
+        full = key.full
         if len(full.words) < MIN_FUZZY_CHARS:
-            return none
+            return _none(shown)
         choices = self._index.blocks.candidates(full)
         hits = process.extract(
             full.words, choices, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold, limit=6
@@ -125,10 +125,10 @@ class Grounder:
         unique = {h[0]: h for h in reversed(hits)}.values()
         close = sorted((h for h in unique if is_misspelling(full.words, h[0])), key=lambda h: -h[1])
         if not close or (len(close) > 1 and close[1][1] == close[0][1]):
-            return none  # nothing close, or two titles equally close: no guess
+            return _none(shown)  # nothing close, or two titles equally close: no guess
         match, score, _ = close[0]
         items = self._as_said(key, self._index.keyed(Part(match, full.numbers)))
-        return self._choose(shown, items, year, "fuzzy", score / 100) or none
+        return self._choose(shown, items, year, "fuzzy", score / 100) or _none(shown)
 
     @staticmethod
     def _agreeing(items: Sequence[Item], year: int | None) -> list[Item]:
@@ -158,11 +158,8 @@ class Grounder:
 
     @staticmethod
     def _ref(shown: str, item: Item, method: Method, score: float) -> ItemRef:
-        # Built without re-validation: every value here is already of its field's type.
-        return ItemRef.model_construct(
-            title=shown, item_id=item.item_id, score=round(score, 4), method=method
-        )
+        return ItemRef(title=shown, item_id=item.item_id, score=round(score, 4), method=method)
 
 
 def _none(shown: str) -> ItemRef:
-    return ItemRef.model_construct(title=shown)
+    return ItemRef(title=shown)
