@@ -17,7 +17,9 @@ from macrs_sim.protocol import Item
 
 def by_parts(index: TitleIndex, key: TitleKey, stated_year: bool) -> list[Item]:
     first, last = key.parts[0], key.parts[-1]
-    distinctive = len(last.words.split()) >= 2 or stated_year
+    # A subtitle of one word ("Fallout") is too common to name a film without a year;
+    # a number counts as a word ("The Two Towers").
+    distinctive = len(last.words.split()) + len(last.numbers) >= 2 or stated_year
     numbered = bool(key.full.numbers) or key.states_one
     if len(key.parts) == 1:
         heads = index.head.get(first, [])
