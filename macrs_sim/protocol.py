@@ -31,7 +31,7 @@ class ItemRef(Record):
     title: str
     item_id: str | None = None
     score: float = 0.0
-    method: Literal["exact", "normalized", "fuzzy", "none"] = "none"
+    method: Literal["exact", "normalized", "fuzzy", "ambiguous", "none"] = "none"
 
 
 class Item(Record):

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 # The rendering lives in validity_report (with the slot, method and quantile names it
 # reports); it is re-exported here so callers need one import.
 from macrs_sim.analysis.validity_report import (
+    AUDITED_METHODS,
     METHODS,
+    OVERALL,
     QUANTILES,
     SLOTS,
     render_validity_markdown,
@@ -31,6 +33,7 @@ from macrs_sim.simulators.leak_guard import LeakGuard
 
 __all__ = [
     "OVERALL",
+    "GroundingAudit",
     "ValidityStats",
     "quantile",
     "render_validity_markdown",
@@ -38,12 +41,22 @@ __all__ = [
     "validity_stats",
 ]
 
-OVERALL = "all"
 MAX_EXAMPLES = 5
 
 
 def _rate(count: int, total: int) -> float | None:
     return count / total if total else None
+
+
+@dataclass(frozen=True)
+class GroundingAudit:
+    """A title accepted by a guess (spelling repaired, or one of several same-titled films)."""
+
+    said: str
+    grounded: str  # the catalog item's display title
+    method: str  # one of AUDITED_METHODS
+    score: float
+    count: int
 
 
 @dataclass(frozen=True)
@@ -63,6 +76,7 @@ class ValidityStats:
     methods: dict[str, int]  # every key of METHODS, in that order
     fuzzy_scores: dict[str, float] | None  # keys of QUANTILES; None without fuzzy matches
     slot_counts: dict[str, tuple[int, int]]  # every key of SLOTS -> (asked, answered)
+    audit: tuple[GroundingAudit, ...] = ()  # most frequent first
 
     @property
     def leak_rate_before(self) -> float | None:
@@ -110,6 +124,7 @@ class _Tally:
     methods: Counter[str] = field(default_factory=Counter)
     ungrounded: Counter[str] = field(default_factory=Counter)
     fuzzy: list[float] = field(default_factory=list)
+    audited: Counter[tuple[str, str, str, float]] = field(default_factory=Counter)
 
     def add(self, result: DialogueResult, guard: LeakGuard, attrs: ItemAttributes) -> None:
         self.dialogues += 1
@@ -143,8 +158,23 @@ class _Tally:
             self.ungrounded[ref.title.strip()] += 1
         if ref.method == "fuzzy":
             self.fuzzy.append(ref.score)
+        if ref.method in AUDITED_METHODS and ref.item_id is not None:
+            self.audited[(ref.title.strip(), ref.item_id, ref.method, ref.score)] += 1
 
-    def freeze(self, system: str) -> ValidityStats:
+    def _audit(self, catalog: Catalog) -> tuple[GroundingAudit, ...]:
+        rows = [
+            GroundingAudit(
+                said=said,
+                grounded=catalog[item_id].display_title if item_id in catalog else item_id,
+                method=method,
+                score=score,
+                count=count,
+            )
+            for (said, item_id, method, score), count in self.audited.items()
+        ]
+        return tuple(sorted(rows, key=lambda r: (-r.count, r.said, r.grounded)))
+
+    def freeze(self, system: str, catalog: Catalog) -> ValidityStats:
         ordered = sorted(self.fuzzy)
         fuzzy = {name: quantile(ordered, q) for name, q in QUANTILES} if ordered else None
         examples = sorted(self.ungrounded.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -164,6 +194,7 @@ class _Tally:
             methods={m: self.methods[m] for m in METHODS},
             fuzzy_scores=fuzzy,
             slot_counts={s: (self.slots_asked[s], self.slots_answered[s]) for s in SLOTS},
+            audit=self._audit(catalog),
         )
 
 
@@ -191,4 +222,5 @@ def validity_stats(
         guard, attrs = _target(result, samples, catalog)
         tallies.setdefault(result.system, _Tally()).add(result, guard, attrs)
         overall.add(result, guard, attrs)
-    return [tally.freeze(system) for system, tally in tallies.items()] + [overall.freeze(OVERALL)]
+    rows = [tally.freeze(system, catalog) for system, tally in tallies.items()]
+    return [*rows, overall.freeze(OVERALL, catalog)]

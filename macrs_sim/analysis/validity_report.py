@@ -12,7 +12,11 @@ if TYPE_CHECKING:  # validity imports this module at runtime, not the other way 
     from macrs_sim.analysis.validity import ValidityStats
 
 SLOTS = ("genre", "era", "theme", "people", "open")  # question_slots' names, "open" last
-METHODS = ("exact", "normalized", "fuzzy", "none")  # ItemRef.method
+OVERALL = "all"  # the row over every system
+METHODS = ("exact", "normalized", "fuzzy", "ambiguous", "none")  # ItemRef.method
+# Acceptances that rest on a guess, listed title by title for a person to check.
+AUDITED_METHODS = ("fuzzy", "ambiguous")
+MAX_AUDIT_ROWS = 50
 # Fuzzy-score summary points: name -> quantile (linear interpolation, see validity.quantile).
 QUANTILES = (("min", 0.0), ("q25", 0.25), ("median", 0.5), ("q75", 0.75), ("max", 1.0))
 NONE_MARK = "—"  # a rate with a zero denominator
@@ -38,7 +42,10 @@ DEFINITIONS = (
     "the target, any genre or any era). *Usable reasons*: rejections (a turn recommending "
     "items the user did not accept) whose reply names a true genre, decade or keyword of the "
     "target. *Ungrounded share*: recommended titles (turn items and final lists) that matched "
-    "no catalog item; *grounding methods* counts those titles by how they matched. Fuzzy "
+    "no catalog item; *grounding methods* counts those titles by how they matched: exact, "
+    "normalized (same words and numbers, a title part or a known alias), fuzzy (spelling "
+    "repaired), ambiguous (several films share the title and no year decides: the one with "
+    "the most interactions). Fuzzy and ambiguous acceptances are listed one by one. Fuzzy "
     "score quantiles use linear interpolation (numpy's default). Dialogues that ended in an "
     f"error count for the turns they hold; {NONE_MARK} marks a rate with nothing to count."
 )
@@ -71,6 +78,10 @@ def validity_frame(stats: Sequence[ValidityStats]) -> pd.DataFrame:
             "ungrounded_share": s.ungrounded_share,
             "ungrounded_examples": json.dumps(
                 [list(e) for e in s.ungrounded_examples], ensure_ascii=False
+            ),
+            "grounding_audit": json.dumps(
+                [[a.said, a.grounded, a.method, a.score, a.count] for a in s.audit],
+                ensure_ascii=False,
             ),
         }
         row |= {f"method_{m}": s.methods.get(m, 0) for m in METHODS}
@@ -124,6 +135,27 @@ def _fuzzy_cells(s: ValidityStats) -> list[str]:
     return [s.system, str(s.methods.get("fuzzy", 0)), *values]
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _audit_lines(stats: Sequence[ValidityStats]) -> list[str]:
+    """The OVERALL row's audit (every system's guesses), at most MAX_AUDIT_ROWS of it."""
+    rows = next((s.audit for s in stats if s.system == OVERALL), ())
+    lines = ["", "Fuzzy and ambiguous groundings, to check by hand (most frequent first):", ""]
+    if not rows:
+        return [*lines, "- none"]
+    cells = [
+        [_cell(a.said), _cell(a.grounded), a.method, f"{a.score:.3f}", str(a.count)]
+        for a in rows[:MAX_AUDIT_ROWS]
+    ]
+    lines += _table(["Said", "Grounded as", "Method", "Score", "Count"], cells)
+    if len(rows) > MAX_AUDIT_ROWS:
+        more = len(rows) - MAX_AUDIT_ROWS
+        lines += ["", f"{more} more in validity.csv (column grounding_audit)."]
+    return lines
+
+
 def _slot_cells(s: ValidityStats) -> list[str]:
     counts = [s.slot_counts.get(slot, (0, 0)) for slot in SLOTS]
     return [s.system, *(percent(answered, asked) for asked, answered in counts)]
@@ -138,6 +170,7 @@ def render_validity_markdown(stats: Sequence[ValidityStats]) -> str:
     lines += ["", "Fuzzy grounding scores:", ""]
     headers = ["System", "Fuzzy matches", *_QUANTILE_HEADERS]
     lines += _table(headers, [_fuzzy_cells(s) for s in stats])
+    lines += _audit_lines(stats)
     lines += ["", "Answers by the slot asked about (answered/asked):", ""]
     lines += _table(["System", *SLOTS], [_slot_cells(s) for s in stats])
     lines += ["", DEFINITIONS]

@@ -59,7 +59,7 @@ class CampaignSetup:
 
     def __post_init__(self) -> None:
         self.catalog: Catalog = self.dataset.catalog
-        self.grounder = Grounder(self.catalog)
+        self.grounder = Grounder(self.catalog, popularity=self.dataset.popularity)
         if self.scripted_rules is None:
             self.scripted_rules = default_scripted_rules([i.display_title for i in self.catalog])
         # One cache per campaign, shared by every model (their entries never mix: the key

@@ -245,9 +245,9 @@ def test_ungrounded_titles_and_examples(stats: list[ValidityStats]) -> None:
 
 def test_grounding_methods_and_fuzzy_quantiles(stats: list[ValidityStats]) -> None:
     macrs, chatgpt, overall = stats
-    assert macrs.methods == {"exact": 2, "normalized": 1, "fuzzy": 1, "none": 4}
-    assert chatgpt.methods == {"exact": 0, "normalized": 0, "fuzzy": 4, "none": 6}
-    assert overall.methods == {"exact": 2, "normalized": 1, "fuzzy": 5, "none": 10}
+    assert macrs.methods == {"exact": 2, "normalized": 1, "fuzzy": 1, "ambiguous": 0, "none": 4}
+    assert chatgpt.methods == {"exact": 0, "normalized": 0, "fuzzy": 4, "ambiguous": 0, "none": 6}
+    assert overall.methods == {"exact": 2, "normalized": 1, "fuzzy": 5, "ambiguous": 0, "none": 10}
     # One score: every quantile is that score.
     assert macrs.fuzzy_scores == dict.fromkeys(("min", "q25", "median", "q75", "max"), 0.890625)
     # Sorted 0.890625, 0.90625, 0.9375, 0.96875: positions 0.75, 1.5, 2.25 interpolate.
@@ -286,11 +286,11 @@ def test_markdown_section(stats: list[ValidityStats]) -> None:
     )
     assert (
         "| macrs | 22.2% (2/9) | 11.1% (1/9) | 66.7% (4/6) | 50.0% (1/2) | 50.0% (4/8) "
-        "| exact 2, normalized 1, fuzzy 1, none 4 |"
+        "| exact 2, normalized 1, fuzzy 1, ambiguous 0, none 4 |"
     ) in lines
     assert (
         "| chatgpt | 33.3% (1/3) | 0.0% (0/3) | 100.0% (1/1) | 100.0% (1/1) | 60.0% (6/10) "
-        "| exact 0, normalized 0, fuzzy 4, none 6 |"
+        "| exact 0, normalized 0, fuzzy 4, ambiguous 0, none 6 |"
     ) in lines
     assert '- macrs: "Blade Runer" ×3, "Gattaca" ×1' in lines
     assert '- all: "Blade Runer" ×4, "Gattaca" ×2, "Brazil" ×1, "Solaris" ×1, "Tron" ×1' in lines
@@ -329,9 +329,15 @@ def test_zero_denominators_are_none_and_render_a_dash(catalog: Catalog, sample: 
     assert rates == [None] * 5
     assert row.fuzzy_scores is None
     lines = render_validity_markdown(rows).splitlines()
-    assert "| quiet | — | — | — | — | — | exact 0, normalized 0, fuzzy 0, none 0 |" in lines
+    assert (
+        "| quiet | — | — | — | — | — | exact 0, normalized 0, fuzzy 0, ambiguous 0, none 0 |"
+    ) in lines
     assert "| quiet | 0 | — | — | — | — | — |" in lines
     assert "- quiet: none" in lines
+    audit_at = lines.index(
+        "Fuzzy and ambiguous groundings, to check by hand (most frequent first):"
+    )
+    assert lines[audit_at + 2] == "- none"
     frame = validity_frame(rows)
     assert frame["answer_share"].dtype == "float64"
     assert math.isnan(frame.iloc[0]["answer_share"])
@@ -351,3 +357,55 @@ def test_unknown_sample_or_target_is_a_data_error(catalog: Catalog, sample: Samp
     stray = result.model_copy(update={"target_id": "nope"})
     with pytest.raises(DataError, match="target 'nope' is not in the catalog"):
         validity_stats([stray], {sample.sample_id: sample}, catalog)
+
+
+def test_fuzzy_and_ambiguous_acceptances_are_listed_for_audit(
+    catalog: Catalog, sample: Sample
+) -> None:
+    heat = _ref("Heat", "m1", 1.0, "ambiguous")  # m1 "Heat (1995)" of two films called Heat
+    matrx = _ref("The Matrx ", "m2", 0.9375, "fuzzy")  # trailing space: counted as "The Matrx"
+    d1 = _dlg(
+        "d1",
+        "macrs",
+        sample,
+        "failure",
+        (_ex(1, "recommend", "Heat?", "No.", (heat, _ref("Up", "m3", 1.0, "exact"))),),
+        final_list=(matrx, heat, _ref("Aliens", "m4", 0.9091, "fuzzy")),
+    )
+    d2 = _dlg(
+        "d2", "chatgpt", sample, "failure", final_list=(_ref("The Matrx", "m2", 0.9375, "fuzzy"),)
+    )
+    macrs, chatgpt, overall = validity_stats([d1, d2], {sample.sample_id: sample}, catalog)
+    assert macrs.methods["ambiguous"] == 2 and macrs.methods["fuzzy"] == 2
+    assert [(a.said, a.grounded, a.method, a.score, a.count) for a in overall.audit] == [
+        ("Heat", "Heat (1995)", "ambiguous", 1.0, 2),
+        ("The Matrx", "The Matrix (1999)", "fuzzy", 0.9375, 2),
+        ("Aliens", "Alien (1979)", "fuzzy", 0.9091, 1),
+    ]
+    assert [a.count for a in chatgpt.audit] == [1]
+    lines = render_validity_markdown([macrs, chatgpt, overall]).splitlines()
+    at = lines.index("Fuzzy and ambiguous groundings, to check by hand (most frequent first):")
+    assert lines[at + 2 : at + 7] == [
+        "| Said | Grounded as | Method | Score | Count |",
+        "| --- | ---: | ---: | ---: | ---: |",
+        "| Heat | Heat (1995) | ambiguous | 1.000 | 2 |",
+        "| The Matrx | The Matrix (1999) | fuzzy | 0.938 | 2 |",
+        "| Aliens | Alien (1979) | fuzzy | 0.909 | 1 |",
+    ]
+    frame = validity_frame([macrs, chatgpt, overall])
+    assert (
+        frame.iloc[1]["grounding_audit"]
+        == '[["The Matrx", "The Matrix (1999)", "fuzzy", 0.9375, 1]]'
+    )
+
+
+def test_the_audit_table_is_capped_with_a_pointer_to_the_csv(
+    catalog: Catalog, sample: Sample
+) -> None:
+    refs = tuple(_ref(f"Matrx {n:02d}", "m2", 0.9, "fuzzy") for n in range(53))
+    dlg = _dlg("d", "macrs", sample, "failure", final_list=refs)
+    stats = validity_stats([dlg], {sample.sample_id: sample}, catalog)
+    lines = render_validity_markdown(stats).splitlines()
+    assert "| Matrx 49 | The Matrix (1999) | fuzzy | 0.900 | 1 |" in lines
+    assert "| Matrx 50 | The Matrix (1999) | fuzzy | 0.900 | 1 |" not in lines
+    assert "3 more in validity.csv (column grounding_audit)." in lines
