@@ -1,0 +1,76 @@
+"""Files of a viewer site: data as JavaScript, the page from its template, static assets.
+
+Data files are JavaScript that hands a JSON literal to a function (`MV.chunkLoaded(3, {...})`)
+because browsers refuse `fetch()` of a JSON file opened from disk (file://); a <script> tag
+may load one. JSON is valid JavaScript, and as an external file it needs no HTML escaping.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+CHUNK_DIR = "data/chunks"
+
+
+def chunk_name(index: int) -> str:
+    return f"c{index:05d}.js"
+
+
+def _finite(value: Any) -> Any:
+    """NaN and infinities become null: JSON has no spelling for them."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def to_json(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except ValueError:
+        return to_json(_finite(value))
+
+
+def write_js_call(path: Path, call: str, *args: Any) -> None:
+    """`call(arg, ...);` with each argument as a JSON literal, in UTF-8."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = f"{call}({', '.join(to_json(a) for a in args)});\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def write_json(path: Path, value: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(to_json(value) + "\n", encoding="utf-8")
+
+
+def copy_static(site: Path) -> list[str]:
+    """Copy the package's static/ files into site/static/; their names, sorted."""
+    source = resources.files("macrs_sim.viewer").joinpath("static")
+    target = site / "static"
+    target.mkdir(parents=True, exist_ok=True)
+    names = sorted(f.name for f in source.iterdir() if f.is_file())
+    for name in names:
+        (target / name).write_bytes(source.joinpath(name).read_bytes())
+    return names
+
+
+def render_page(site: Path, template: str, **context: Any) -> Path:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("macrs_sim.viewer", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    path = site / template.removesuffix(".j2")
+    path.write_text(env.get_template(template).render(**context), encoding="utf-8")
+    return path
