@@ -1,4 +1,7 @@
-"""`macrs-sim view RUN [RUN...] [--out DIR] [--serve [--port N]]`: a static HTML site of runs."""
+"""`macrs-sim view RUN [RUN...] [--out DIR] [--serve [--port N]]`: a static HTML site of runs.
+
+Plain print: paths stay on one unwrapped line whatever the terminal width.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,7 @@ import argparse
 import time
 from pathlib import Path
 
-from rich.console import Console
-
 from macrs_sim.errors import DataError
-
-console = Console(markup=False, highlight=False)
 
 
 def _default_out(runs: list[str]) -> Path:
@@ -30,18 +29,16 @@ def _view(args: argparse.Namespace) -> int:
     runs = [load_run(Path(p)) for p in args.runs]  # one clear line for a bad path
     out = Path(args.out) if args.out else _default_out(args.runs)
     site = build_site(runs, out, lambda r: run_catalog(r.path))
-    console.print(
-        f"viewer: {site.index_html} ({site.dialogues} dialogues, built in {site.build_s:.1f} s)"
-    )
+    print(f"viewer: {site.index_html} ({site.dialogues} dialogues, built in {site.build_s:.1f} s)")
     if not args.serve:
-        console.print(f"open it in a browser: {site.index_html.as_uri()}")
+        print(f"open it in a browser: {site.index_html.as_uri()}")
         return 0
     server = site_server(site.path, args.port)
-    console.print(f"serving on {site_url(server)} (Ctrl-C stops)")
+    print(f"serving on {site_url(server)} (Ctrl-C stops)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        console.print("stopped")
+        print("stopped")
     finally:
         server.server_close()
     return 0
