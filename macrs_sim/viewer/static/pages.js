@@ -78,7 +78,11 @@ function column(d) {
 
 MV.showSample = function (sampleId) {
   var target = MV.clear(document.getElementById("view-sample"));
-  var rows = MV.rows.filter(function (r) { return r.sample_id === sampleId; });
+  var order = MV.index.systems;
+  // Columns in the scenario's system order, whatever order the dialogues finished in.
+  var rows = MV.rows.filter(function (r) { return r.sample_id === sampleId; }).sort(function (a, b) {
+    return (order.indexOf(a.system) - order.indexOf(b.system)) || (a.run - b.run) || (a.position - b.position);
+  });
   if (!rows.length) return failure(target, "No dialogues with sample " + sampleId + ".");
   var chunks = rows.map(function (r) { return r.chunk; }).filter(function (c, i, all) { return all.indexOf(c) === i; });
   target.appendChild(el("p", {class: "loading"}, "Loading sample " + sampleId + " …"));
