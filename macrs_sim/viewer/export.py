@@ -31,10 +31,16 @@ def title_of(catalog: Catalog | None, item_id: str | None) -> str | None:
 
 
 def calls_by_dialogue(calls: Iterable[LLMCallRecord]) -> dict[str, list[dict[str, Any]]]:
+    """Each dialogue's calls as plain dicts (every field of the record but the two skipped).
+
+    Read field by field rather than with model_dump: a large run has ~50 calls a dialogue,
+    and this is several times faster; the fields are all JSON scalars.
+    """
+    fields = [f for f in LLMCallRecord.model_fields if f not in _CALL_SKIP]
     grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for call in calls:
         if call.dialogue_id is not None:
-            grouped[call.dialogue_id].append(call.model_dump(mode="json", exclude=_CALL_SKIP))
+            grouped[call.dialogue_id].append({f: getattr(call, f) for f in fields})
     return grouped
 
 

@@ -7,13 +7,12 @@ may load one. JSON is valid JavaScript, and as an external file it needs no HTML
 
 from __future__ import annotations
 
-import json
-import math
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
+import pydantic_core
 
 CHUNK_DIR = "data/chunks"
 
@@ -22,34 +21,21 @@ def chunk_name(index: int) -> str:
     return f"c{index:05d}.js"
 
 
-def _finite(value: Any) -> Any:
-    """NaN and infinities become null: JSON has no spelling for them."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    return value
-
-
-def to_json(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except ValueError:
-        return to_json(_finite(value))
+def to_json(value: Any) -> bytes:
+    """Compact UTF-8 JSON (pydantic-core's encoder: several times faster than `json` on a
+    large run); NaN and infinities become null, as JSON has no spelling for them."""
+    return pydantic_core.to_json(value, inf_nan_mode="null")
 
 
 def write_js_call(path: Path, call: str, *args: Any) -> None:
     """`call(arg, ...);` with each argument as a JSON literal, in UTF-8."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = f"{call}({', '.join(to_json(a) for a in args)});\n"
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(f"{call}(".encode() + b", ".join(to_json(a) for a in args) + b");\n")
 
 
 def write_json(path: Path, value: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(to_json(value) + "\n", encoding="utf-8")
+    path.write_bytes(to_json(value) + b"\n")
 
 
 def copy_static(site: Path) -> list[str]:

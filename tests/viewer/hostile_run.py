@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from macrs_sim.protocol import (
     DialogueResult,
@@ -53,12 +54,19 @@ def _call(dialogue_id: str, system: str, turn: int | None, **kw: object) -> LLMC
     )
 
 
-def _ex(turn: int, act: str, text: str, items: tuple[ItemRef, ...] = (), **kw: object) -> Exchange:
-    explain = kw.pop("explain", {})
+def _ex(
+    turn: int,
+    act: str,
+    text: str,
+    items: tuple[ItemRef, ...] = (),
+    explain: dict[str, Any] | None = None,
+    reply: str = "No.",
+    accepted: bool = False,
+) -> Exchange:
     return Exchange(
         turn=turn,
-        system=SystemTurn(act=act, text=text, items=items, explain=explain),  # type: ignore[arg-type]
-        user=UserTurn(text=str(kw.get("reply", "No.")), accepted=bool(kw.get("accepted"))),
+        system=SystemTurn(act=act, text=text, items=items, explain=explain or {}),
+        user=UserTurn(text=reply, accepted=accepted),
     )
 
 
