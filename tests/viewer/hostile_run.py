@@ -71,7 +71,8 @@ def _ex(
 
 
 def _result(system: str, sample: str, target: str, status: str, **kw: object) -> DialogueResult:
-    fields = {"dialogue_id": f"{system}:{sample}", "system": system, "sample_id": sample}
+    fields: dict[str, object] = {"dialogue_id": f"{system}:{sample}", "system": system}
+    fields["sample_id"] = sample
     fields |= {"target_id": target, "status": status, "max_turns": 5}
     fields |= {"opening": {"text": "Hi, a film please."}} | kw
     return DialogueResult.model_validate(fields)
