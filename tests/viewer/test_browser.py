@@ -23,6 +23,7 @@ from macrs_sim.config import parse_scenario
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.llm.scripted import ScriptedRequest
 from macrs_sim.viewer.site import build_site
+from tests.viewer.hostile_run import make_hostile_run
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -152,3 +153,36 @@ async def test_browse_filter_open_expand(tmp_path: Path, catalog: Catalog, brows
     assert [c.get_attribute("data-system") for c in columns] == ["MACRS", "single"]
     browser.save_screenshot(str(tmp_path / "5_side_by_side.png"))
     assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def test_errors_filter_generic_internals_and_grounding(
+    tmp_path: Path, catalog: Catalog, browser: Any
+) -> None:
+    run = load_run(make_hostile_run(tmp_path))
+    site = build_site([run], tmp_path / "site", lambda r: catalog)
+    browser.get(site.index_html.as_uri() + "#/list?errors=1")
+    _wait(browser, "#dialogue-table tbody tr")
+    # The error dialogue, and the success whose turn 1 had a failed LLM call.
+    assert sorted(_listed(browser)) == ["0/MACRS:s-1", "0/MACRS:s-2"]
+    assert browser.find_element("id", "f-errors").is_selected()
+
+    browser.get(site.index_html.as_uri() + "#/d/0/MACRS%3As-1")
+    turn1 = _wait(browser, "article.dialogue .turn")[0]
+    assert "(system said: chat)" in turn1.find_element("css selector", ".msg.system .who").text
+    turn1.find_element("css selector", "summary").click()
+    failed = turn1.find_elements("css selector", "table.calls tr.failed")
+    assert [r.text.split() for r in failed] == [
+        ["ask", "1", "hand", "100", "10", "0.250", "failed:", "timeout"]
+    ]
+    browser.save_screenshot(str(tmp_path / "6_reported_act.png"))
+
+    browser.get(site.index_html.as_uri() + "#/d/0/single%3As-1")
+    plan = _wait(browser, "section.explain-part[data-key=tool_plan]")[0]
+    # Nested key/value lists, the HTML in the tool input as text: list > item dl > input dl.
+    assert plan.get_attribute("textContent") == "tool_plantoolsqlinputquery<b>SELECT</b>"
+    assert len(plan.find_elements("css selector", "ol.vals > li > dl.kv dd > dl.kv")) == 1
+    items = browser.find_elements("css selector", ".final-list li.item")
+    assert [i.get_attribute("class") for i in items] == ["item", "item target", "item"]
+    assert items[0].find_element("css selector", ".grounding").text.startswith("→ Heat (1986) m7")
+    assert "not in the catalog" in items[2].text and "Nope <i>x</i>" in items[2].text
+    browser.save_screenshot(str(tmp_path / "7_tool_plan.png"))

@@ -78,7 +78,7 @@ function renderProfile(profile) {
       demand.length ? el("ul", {class: "demand"}, demand.map(function (d) {
         return el("li", null, el("b", null, MV.fmt(d.attribute)), ": ", MV.fmt(d.value));
       })) : el("span", {class: "none"}, "(none)")) : null,
-    MV.renderValue(rest, 1));
+    Object.keys(rest).length ? MV.renderValue(rest, 1) : null);
 }
 
 var KNOWN = [

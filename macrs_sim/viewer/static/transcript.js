@@ -116,7 +116,7 @@ function exchange(ex, d, byTurn) {
 
 function finalList(d) {
   var list = d.final_list || [];
-  if (!list.length && d.status === "success") return null;
+  if (!list.length && d.status !== "failure") return null;  // a success or error needs none
   return el("div", {class: "final-list"},
     el("h4", null, "Fallback list (" + list.length + " item" + (list.length === 1 ? "" : "s") + ")",
       d.final_rank ? el("span", {class: "mark accepted"}, " target at rank " + d.final_rank) : null),
