@@ -139,6 +139,9 @@ async def test_browse_filter_open_expand(tmp_path: Path, catalog: Catalog, brows
     keys = [p.get_attribute("data-key") for p in parts]
     assert keys[:3] == ["candidates", "planner", "profile"] and keys[-1] == "llm_calls"
     browser.save_screenshot(str(tmp_path / "3_dialogue.png"))
+    browser.find_element("css selector", "a.back").click()  # back to the filtered page
+    _wait(browser, "#view-list:not([hidden]) #dialogue-table tbody tr")
+    assert set(_listed(browser)) == macrs_failed
 
     single_id = sorted(single)[0].split("/", 1)[1]
     browser.get(site.index_html.as_uri() + "#/d/0/" + single_id.replace(":", "%3A"))

@@ -26,6 +26,7 @@ function route() {
     show("results");
   } else {
     show("list");
+    MV.lastList = location.hash || "#/list";  // "all dialogues" links return to this page
     MV.showList(new URLSearchParams(query));
   }
   window.scrollTo(0, 0);

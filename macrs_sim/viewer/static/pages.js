@@ -28,7 +28,7 @@ function dialogueHeader(d, row) {
       d.leaks ? fact("leaks", String(d.leaks)) : null,
       fact("calls", MV.describeCalls(d.calls || []))),
     el("p", {class: "links"},
-      el("a", {href: "#/list", class: "back"}, "← all dialogues"), " · ",
+      el("a", {href: MV.lastList || "#/list", class: "back"}, "← all dialogues"), " · ",
       el("a", {href: MV.sampleHref(row.sample_id), class: "compare-link"},
         "this sample with every system, side by side")));
 }
@@ -64,7 +64,7 @@ function sampleHeader(sample, sampleId) {
       el("p", {class: "note"}, "Target profile: " + sample.target_profile.join("; ")) : null,
     el("details", {class: "history"}, el("summary", null, "Browsing history (" + history.length + ")"),
       el("ol", null, history)),
-    el("p", {class: "links"}, el("a", {href: "#/list", class: "back"}, "← all dialogues")));
+    el("p", {class: "links"}, el("a", {href: MV.lastList || "#/list", class: "back"}, "← all dialogues")));
 }
 
 function column(d) {
