@@ -1,0 +1,138 @@
+"""One run as one JSON-able document: what the viewer shows, in the schema of docs/viewer.md.
+
+    doc = export_run(load_run("runs/example-..."), catalog, run_index=0)
+
+Records are dumped whole (`model_dump(mode="json")`), so a field a newer macrs-sim adds to
+a dialogue, turn or sample reaches the viewer without a change here; the viewer reads every
+field defensively. What a store does not hold (catalog titles) is added beside the dump.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from macrs_sim.analysis.load import RunData, hit_rank
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+
+EXPORT_FORMAT = "macrs-sim/view-export"
+EXPORT_VERSION = 1
+# Call fields the dialogue already says (its id and system) are left out of each call.
+_CALL_SKIP = {"dialogue_id", "system"}
+
+
+def title_of(catalog: Catalog | None, item_id: str | None) -> str | None:
+    """The catalog's display title of an item, or None (no catalog, no id, an unknown id)."""
+    if catalog is None or item_id is None or item_id not in catalog:
+        return None
+    return catalog[item_id].display_title
+
+
+def calls_by_dialogue(calls: Iterable[LLMCallRecord]) -> dict[str, list[dict[str, Any]]]:
+    """Each dialogue's calls as plain dicts (every field of the record but the two skipped).
+
+    Read field by field rather than with model_dump: a large run has ~50 calls a dialogue,
+    and this is several times faster; the fields are all JSON scalars.
+    """
+    fields = [f for f in LLMCallRecord.model_fields if f not in _CALL_SKIP]
+    grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for call in calls:
+        if call.dialogue_id is not None:
+            grouped[call.dialogue_id].append({f: getattr(call, f) for f in fields})
+    return grouped
+
+
+def _grounded_ids(result: DialogueResult) -> set[str]:
+    refs = [*result.final_list, *(i for ex in result.exchanges for i in ex.system.items)]
+    return {r.item_id for r in refs if r.item_id is not None} | {result.target_id}
+
+
+def export_dialogue(
+    result: DialogueResult,
+    *,
+    run_index: int,
+    label: str,
+    bucket: str | None,
+    calls: list[dict[str, Any]],
+    catalog: Catalog | None,
+) -> dict[str, Any]:
+    """A dialogue's full record plus what the viewer needs beside it (see docs/viewer.md)."""
+    doc = result.model_dump(mode="json")
+    titles = {i: title_of(catalog, i) for i in sorted(_grounded_ids(result))}
+    doc |= {
+        "run": run_index,
+        "system": label,
+        "system_name": result.system,
+        "bucket": bucket,
+        "turns_taken": result.turns_taken,
+        "final_rank": hit_rank(result),
+        "target_title": titles[result.target_id],
+        "catalog_titles": {i: t for i, t in titles.items() if t is not None},
+        "calls": calls,
+    }
+    return doc
+
+
+def export_sample(sample: Sample, run_index: int, catalog: Catalog | None) -> dict[str, Any]:
+    doc = sample.model_dump(mode="json")
+    doc |= {
+        "run": run_index,
+        "target_title": title_of(catalog, sample.target_id),
+        "history_titles": [title_of(catalog, i) for i in sample.history],
+    }
+    return doc
+
+
+def run_summary(run: RunData, run_index: int, labels: Mapping[str, str]) -> dict[str, Any]:
+    """The run's header: where it is, how far it got, its systems as configured."""
+    return {
+        "index": run_index,
+        "name": run.name,
+        "path": str(run.path),
+        "status": run.meta.get("status", "finished"),
+        "complete": run.complete,
+        "finished": run.finished,
+        "expected": run.expected,
+        "meta": dict(run.meta),
+        "systems": [
+            {
+                "name": s.name,
+                "label": labels.get(s.name, s.name),
+                "kind": s.kind,
+                "variant": s.variant,
+            }
+            for s in run.systems
+        ],
+    }
+
+
+def export_run(
+    run: RunData,
+    catalog: Catalog | None = None,
+    *,
+    run_index: int = 0,
+    labels: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """The whole run as one document; `labels` renames systems (several runs, one viewer)."""
+    labels = labels or {}
+    buckets = {s.sample_id: s.bucket for s in run.sample_records}
+    calls = calls_by_dialogue(run.call_records)
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "run": run_summary(run, run_index, labels),
+        "samples": [export_sample(s, run_index, catalog) for s in run.sample_records],
+        "dialogues": [
+            export_dialogue(
+                r,
+                run_index=run_index,
+                label=labels.get(r.system, r.system),
+                bucket=buckets.get(r.sample_id),
+                calls=calls.get(r.dialogue_id, []),
+                catalog=catalog,
+            )
+            for r in run.results
+        ],
+    }

@@ -1,0 +1,146 @@
+/* A dialogue as a transcript: acts, grounded items, accept/reject marks, the fallback
+ * list, and per-turn internals (explain + LLM calls) in a collapsed <details>. */
+(function () {
+"use strict";
+
+var el = MV.el;
+
+function callsByTurn(d) {
+  var byTurn = {};
+  (d.calls || []).forEach(function (c) {
+    var key = c.turn === null || c.turn === undefined ? "none" : String(c.turn);
+    (byTurn[key] = byTurn[key] || []).push(c);
+  });
+  return byTurn;
+}
+
+function callTotals(calls) {
+  var t = {n: calls.length, tokens: 0, latency: 0, failed: 0, cached: 0};
+  calls.forEach(function (c) {
+    t.tokens += (c.prompt_tokens || 0) + (c.completion_tokens || 0);
+    t.latency += c.latency_s || 0;
+    if (c.ok === false) t.failed += 1;
+    if (c.cached) t.cached += 1;
+  });
+  return t;
+}
+
+MV.describeCalls = function (calls) {
+  var t = callTotals(calls);
+  var text = t.n + " LLM call" + (t.n === 1 ? "" : "s") + ", " + t.tokens + " tokens, " +
+    t.latency.toFixed(2) + " s";
+  if (t.cached) text += ", " + t.cached + " cached";
+  if (t.failed) text += ", " + t.failed + " failed";
+  return text;
+};
+
+MV.callsTable = function (calls) {
+  var head = ["role", "turn", "model", "prompt tok", "completion tok", "latency s", "cached", "ok"];
+  return el("table", {class: "grid calls"},
+    el("thead", null, el("tr", null, head.map(function (h) { return el("th", null, h); }))),
+    el("tbody", null, calls.map(function (c) {
+      return el("tr", {class: c.ok === false ? "failed" : null},
+        el("td", null, MV.fmt(c.role)), el("td", null, MV.fmt(c.turn)),
+        el("td", null, MV.fmt(c.model)), el("td", {class: "num"}, MV.fmt(c.prompt_tokens)),
+        el("td", {class: "num"}, MV.fmt(c.completion_tokens)),
+        el("td", {class: "num"}, MV.fmt(c.latency_s, 3)),
+        el("td", null, c.cached ? "cached" : ""),
+        el("td", null, c.ok === false ? "failed: " + MV.fmt(c.error) : "ok"));
+    })));
+};
+
+/* One item as said, then its grounding: catalog title, id, match method and score. */
+MV.itemLine = function (ref, d, rank) {
+  var id = ref.item_id;
+  var catalogTitle = id && d.catalog_titles ? d.catalog_titles[id] : null;
+  var isTarget = id && id === d.target_id;
+  return el("li", {class: "item" + (isTarget ? " target" : "")},
+    rank ? el("span", {class: "rank"}, rank + ". ") : null,
+    el("span", {class: "said"}, MV.fmt(ref.title)),
+    el("span", {class: "grounding"}, " → ",
+      id ? [catalogTitle ? catalogTitle + " " : "", el("code", null, id)]
+        : el("span", {class: "none"}, "not in the catalog"),
+      " ", MV.badge(ref.method || "none", "method"),
+      typeof ref.score === "number" ? " " + ref.score.toFixed(2) : ""),
+    isTarget ? el("span", {class: "target-mark"}, " ★ target") : null);
+};
+
+function userBubble(turn, label, showMark) {
+  var mark = null;
+  if (turn.accepted) mark = el("span", {class: "mark accepted"}, "✓ accepted");
+  else if (showMark) mark = el("span", {class: "mark rejected"}, "✗ rejected");
+  var notes = [];
+  if (turn.leak_retries) notes.push(turn.leak_retries + " leaking generation(s) thrown away");
+  if (turn.redacted) notes.push("target name redacted");
+  return el("div", {class: "msg user"},
+    el("div", {class: "who"}, label, " ", mark),
+    el("p", {class: "text"}, MV.fmt(turn.text)),
+    notes.length ? el("p", {class: "note"}, notes.join("; ")) : null);
+}
+
+function systemBubble(sys, d) {
+  var explain = MV.isPlainObject(sys.explain) ? sys.explain : {};
+  var reported = typeof explain.reported_act === "string" ? explain.reported_act : null;
+  var items = sys.items || [];
+  return el("div", {class: "msg system"},
+    el("div", {class: "who"}, "System ", MV.badge(sys.act, "act"),
+      reported && reported !== sys.act ? el("span", {class: "note"}, " (system said: " + reported + ")") : null),
+    el("p", {class: "text"}, MV.fmt(sys.text)),
+    items.length ? el("ul", {class: "items"}, items.map(function (r) { return MV.itemLine(r, d); })) : null);
+}
+
+function internals(sys, calls, open) {
+  var explain = sys.explain || {};
+  var parts = MV.renderExplain(explain, {act: sys.act});
+  var body = el("div", {class: "internals-body"},
+    parts.length ? parts : el("p", {class: "none"}, "No internals recorded for this turn."),
+    calls.length ? el("section", {class: "explain-part", "data-key": "llm_calls"},
+      el("h5", null, "LLM calls"), MV.callsTable(calls)) : null);
+  return el("details", {class: "internals", open: open || null},
+    el("summary", null, "Internals — " + MV.describeCalls(calls)), body);
+}
+
+function exchange(ex, d, byTurn) {
+  var sys = ex.system || {};
+  var user = ex.user || {};
+  var recommended = sys.act === "recommend" || (sys.items || []).length > 0;
+  var calls = byTurn[String(ex.turn)] || [];
+  delete byTurn[String(ex.turn)];
+  var success = d.success_turn === ex.turn && d.status === "success";
+  return el("div", {class: "turn" + (success ? " success" : ""), "data-turn": ex.turn},
+    el("div", {class: "turn-head"}, "Turn " + ex.turn, success ? " — target accepted" : ""),
+    systemBubble(sys, d),
+    userBubble(user, "User", recommended),
+    internals(sys, calls, false));
+}
+
+function finalList(d) {
+  var list = d.final_list || [];
+  if (!list.length && d.status !== "failure") return null;  // a success or error needs none
+  return el("div", {class: "final-list"},
+    el("h4", null, "Fallback list (" + list.length + " item" + (list.length === 1 ? "" : "s") + ")",
+      d.final_rank ? el("span", {class: "mark accepted"}, " target at rank " + d.final_rank) : null),
+    list.length ? el("ol", {class: "items"}, list.map(function (r) { return MV.itemLine(r, d); }))
+      : el("p", {class: "none"}, "No fallback list was given."));
+}
+
+function leftoverCalls(byTurn) {
+  var calls = [];
+  Object.keys(byTurn).sort().forEach(function (k) { calls = calls.concat(byTurn[k]); });
+  if (!calls.length) return null;
+  return el("details", {class: "internals after"},
+    el("summary", null, "After the last turn (fallback list, reflections) — " + MV.describeCalls(calls)),
+    el("div", {class: "internals-body"}, MV.callsTable(calls)));
+}
+
+/* The whole transcript of dialogue d. */
+MV.renderTranscript = function (d) {
+  var byTurn = callsByTurn(d);
+  return el("div", {class: "transcript"},
+    d.opening ? userBubble(d.opening, "User (opening)", false) : null,
+    (d.exchanges || []).map(function (ex) { return exchange(ex, d, byTurn); }),
+    d.error ? el("div", {class: "error-box"}, el("b", null, "Error: "), el("pre", null, String(d.error))) : null,
+    finalList(d),
+    leftoverCalls(byTurn));
+};
+})();
