@@ -69,8 +69,16 @@ def film_db(tmp_path: Path) -> Path:
 def films() -> Catalog:
     return Catalog(
         [
-            Item(item_id=f[0], title=f[1], year=f[2], genres=tuple(f[3]), director=f[4],
-                 cast=tuple(f[5]), keywords=tuple(f[6]), overview=f[7])  # fmt: skip
+            Item(
+                item_id=f[0],
+                title=f[1],
+                year=f[2],
+                genres=tuple(f[3]),
+                director=f[4],
+                cast=tuple(f[5]),
+                keywords=tuple(f[6]),
+                overview=f[7],
+            )  # fmt: skip
             for f in FILMS
         ]
     )
