@@ -28,6 +28,7 @@ FIVE = [
 ]  # fmt: skip
 
 
+@pytest.mark.textmodel
 async def test_space_adventure_ranks_the_space_film_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
