@@ -18,11 +18,12 @@ from macrs_sim.tools.scorer import Neighbours, RankerNeighbours, RankerScorer, S
 from macrs_sim.tools.soft import SimilarItemsTool, TextSimilarityTool
 from macrs_sim.tools.sql import SqlQueryTool
 from macrs_sim.tools.toolbox import Toolbox, parse_action
+from macrs_sim.tools.toolkit import ToolResources, standard_toolbox
 
 __all__ = [
     "Bm25Index", "Bm25SearchTool", "HardFilterTool", "ItemHit", "ItemHits", "ItemInfoTool",
     "ItemResolver", "Neighbours", "RankTool", "RankerNeighbours", "RankerScorer", "RecTool",
     "Scorer", "SentenceTransformerEncoder", "SimilarItemsTool", "SqlQueryTool",
     "TextEmbeddingIndex", "TextSimilarityTool", "ToolCallLog", "ToolInputError", "ToolReply",
-    "Toolbox", "parse_action",
+    "ToolResources", "Toolbox", "parse_action", "standard_toolbox",
 ]  # fmt: skip

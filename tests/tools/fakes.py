@@ -59,4 +59,4 @@ class BagOfWordsEncoder:
             words = re.findall(r"[a-z]+", text.lower())
             out[row] = [words.count(w) for w in VOCAB]
         norms = np.linalg.norm(out, axis=1, keepdims=True)
-        return out / np.where(norms == 0, 1, norms)
+        return (out / np.where(norms == 0, 1, norms)).astype(np.float32)

@@ -48,7 +48,7 @@ async def test_rank_by_preference_drops_seen_and_unscored_go_last(
     )
     # 1 is in the history; 2, 3, 4 score .4, .3, .2; Galaxy Kids (7) is outside the model.
     assert _hits(reply) == [("2", 0.4), ("3", 0.3), ("4", 0.2), ("7", None)]
-    assert reply.data.unknown == ("Zzz",)
+    assert reply.data is not None and reply.data.unknown == ("Zzz",)
 
 
 async def test_rank_uses_the_known_history_by_default(
