@@ -27,7 +27,7 @@ class Bm25Index:
         self._lock = threading.Lock()
         self._built: tuple[Any, Any] | None = None
 
-    def _index(self) -> tuple[Any, Any]:
+    def build(self) -> tuple[Any, Any]:
         with self._lock:
             if self._built is None:
                 try:
@@ -46,7 +46,7 @@ class Bm25Index:
 
     def scores(self, query: str) -> dict[str, float]:
         """Positive BM25 scores by item id (words outside the corpus count for nothing)."""
-        tokenizer, retriever = self._index()
+        tokenizer, retriever = self.build()
         tokens = tokenizer.tokenize(
             [query], update_vocab=False, return_as="ids", show_progress=False
         )[0]

@@ -24,7 +24,7 @@ _CELL_CHARS = 200
 
 class SqlArgs(BaseModel):
     text_field: ClassVar[str] = "sql"
-    sql: str = Field(description="One SQLite SELECT statement. " + SCHEMA_TEXT)
+    sql: str = Field(description="One SQLite SELECT statement over the tables described above.")
 
 
 class SqlRows(Record):

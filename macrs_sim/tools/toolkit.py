@@ -70,6 +70,13 @@ class ToolResources:
             neighbours=neighbours,
         )
 
+    def warm(self) -> None:
+        """Build the indexes now (in `prepare`), not inside some dialogue's first tool call."""
+        if self.bm25 is not None:
+            self.bm25.build()
+        if self.text is not None:
+            self.text.vectors()
+
 
 def standard_toolbox(
     res: ToolResources, log: ToolCallLog | None = None, *, history: Sequence[str] = ()

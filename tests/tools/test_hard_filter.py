@@ -61,3 +61,8 @@ async def test_a_genre_cannot_inject_sql(film_db: Path) -> None:
 async def test_no_match_is_said(film_db: Path) -> None:
     text = await HardFilterTool(film_db).run_text({"genres": ["Horror"], "year_min": 2000})
     assert text == "No item meets these conditions."
+
+
+async def test_plain_text_needs_json_here(film_db: Path) -> None:
+    text = await HardFilterTool(film_db).run_text("comedies from the nineties")
+    assert text == "Error: this tool takes a JSON object of arguments"

@@ -49,3 +49,5 @@ def test_for_the_demo_dataset(tmp_path: Path) -> None:
         "sql_query", "filter_items", "item_info", "rank_items", "search_items",
     ]  # fmt: skip
     assert res.database.parent == tmp_path
+    res.warm()
+    assert res.bm25 is not None and res.bm25._built is not None
