@@ -1,7 +1,10 @@
-"""The database the SQL tools read: the prepared file, or one written for the demo dataset.
+"""The database the SQL tools read: the catalog alone, written once per dataset.
 
-The demo has no database (its users are synthesised in memory), so the same schema is
-written once beside other caches, named by the dataset fingerprint, whole or not at all.
+It holds items (with their interaction counts), item_genres and meta, in the prepared
+schema, and no interaction rows: users' histories contain the samples' targets, and an
+authorizer cannot hide a table reliably (SQLite does not authorise the columns of a
+`JOIN ... USING`), so the rows are simply not there. The demo dataset, which has no
+database at all, gets one the same way. Named by the dataset fingerprint; whole or absent.
 """
 
 from __future__ import annotations
@@ -12,17 +15,15 @@ import os
 import sqlite3
 from pathlib import Path
 
-from macrs_sim.config import DataConfig
 from macrs_sim.data.dataset import DATABASE_FORMAT_VERSION, Dataset
 from macrs_sim.data.movielens.writer import INDEXES, SCHEMA
-from macrs_sim.data.users import synthesize_interactions
 
 
 def _json(values: tuple[str, ...]) -> str:
     return json.dumps(list(values), ensure_ascii=False)
 
 
-def _write(path: Path, dataset: Dataset, seed: int) -> None:
+def _write(path: Path, dataset: Dataset) -> None:
     conn = sqlite3.connect(path)
     try:
         conn.executescript(SCHEMA)
@@ -38,11 +39,6 @@ def _write(path: Path, dataset: Dataset, seed: int) -> None:
             conn.executemany(
                 "INSERT INTO item_genres VALUES (?, ?)", ((item.item_id, g) for g in item.genres)
             )
-        rows = synthesize_interactions(dataset.catalog, seed=seed)
-        conn.executemany(
-            "INSERT INTO interactions VALUES (?, ?, NULL, ?)",
-            ((r.user_id, r.item_id, r.timestamp) for r in rows),
-        )
         meta = {"format_version": DATABASE_FORMAT_VERSION, "release": dataset.name}
         conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
         conn.commit()
@@ -51,18 +47,16 @@ def _write(path: Path, dataset: Dataset, seed: int) -> None:
         conn.close()
 
 
-def tool_database(cfg: DataConfig, dataset: Dataset, cache_dir: Path) -> Path:
-    """The prepared database itself, or the demo's, written under `cache_dir` on first use."""
-    if cfg.dataset != "demo":
-        return Path(cfg.dataset)
+def tool_database(dataset: Dataset, cache_dir: Path) -> Path:
+    """The catalog database of `dataset` under `cache_dir`, written on first use."""
     digest = hashlib.sha256(dataset.fingerprint.encode()).hexdigest()[:16]
-    path = cache_dir / f"demo-{digest}.sqlite"
+    path = cache_dir / f"catalog-{digest}.sqlite"
     if path.is_file():
         return path
     cache_dir.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
-        _write(tmp, dataset, cfg.seed)
+        _write(tmp, dataset)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)

@@ -12,12 +12,18 @@ from macrs_sim.tools.base import RecTool
 from macrs_sim.tools.log import ToolCallLog
 from macrs_sim.tools.readonly_db import query
 
-SCHEMA_TEXT = (
-    "items(item_id TEXT, title TEXT, year INTEGER, genres TEXT JSON list, director TEXT, "
-    '"cast" TEXT JSON list, keywords TEXT JSON list, overview TEXT, aka TEXT JSON list, '
-    "n_interactions INTEGER); item_genres(item_id TEXT, genre TEXT); "
-    "interactions(user_id TEXT, item_id TEXT, rating REAL, timestamp INTEGER)"
-)
+TABLES = {
+    "items": "items(item_id TEXT, title TEXT, year INTEGER, genres TEXT JSON list, "
+    'director TEXT, "cast" TEXT JSON list, keywords TEXT JSON list, overview TEXT, '
+    "aka TEXT JSON list, n_interactions INTEGER)",
+    "item_genres": "item_genres(item_id TEXT, genre TEXT)",
+    "interactions": "interactions(user_id TEXT, item_id TEXT, rating REAL, timestamp INTEGER)",
+}
+# Every user's whole history, the samples' targets included: a system that could read it
+# could look up the answer. Hidden unless a caller opts in; a second lock only (a
+# `JOIN ... USING` escapes SQLite's authorizer): the real one is `tool_database`, which
+# has no interaction rows.
+DEFAULT_HIDDEN = ("interactions", "meta")
 # Long cells (overviews) are cut in the text the model reads; `data` keeps them whole.
 _CELL_CHARS = 200
 
@@ -49,21 +55,28 @@ class SqlQueryTool(RecTool[SqlArgs, SqlRows]):
         *,
         max_rows: int = 50,
         time_limit_s: float = 2.0,
+        hidden_tables: tuple[str, ...] = DEFAULT_HIDDEN,
         log: ToolCallLog | None = None,
         name: str = "sql_query",
     ) -> None:
+        visible = "; ".join(v for k, v in TABLES.items() if k not in hidden_tables)
         description = (
             "Run one read-only SQL SELECT over the movie database and get the rows back "
-            f"(at most {max_rows}). Tables: {SCHEMA_TEXT}."
+            f"(at most {max_rows}). Tables: {visible}."
         )
         super().__init__(SqlArgs, name, description, log)
         self.database = database
         self.max_rows = max_rows
         self.time_limit_s = time_limit_s
+        self.hidden_tables = hidden_tables
 
     def compute(self, args: SqlArgs) -> SqlRows:
         columns, rows, more = query(
-            self.database, args.sql, max_rows=self.max_rows, time_limit_s=self.time_limit_s
+            self.database,
+            args.sql,
+            max_rows=self.max_rows,
+            time_limit_s=self.time_limit_s,
+            hidden_tables=self.hidden_tables,
         )
         safe = tuple(tuple(_json_value(v) for v in row) for row in rows)
         return SqlRows(columns=tuple(columns), rows=safe, truncated=more)

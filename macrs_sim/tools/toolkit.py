@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from macrs_sim.config import DataConfig
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.tools.base import RecTool
 from macrs_sim.tools.bm25 import Bm25Index, Bm25SearchTool
@@ -43,7 +42,6 @@ class ToolResources:
     @classmethod
     def for_dataset(
         cls,
-        cfg: DataConfig,
         dataset: Dataset,
         cache_dir: Path,
         *,
@@ -61,7 +59,7 @@ class ToolResources:
             )
         bm25 = Bm25Index(dataset.catalog) if importlib.util.find_spec("bm25s") else None
         return cls(
-            database=tool_database(cfg, dataset, cache_dir),
+            database=tool_database(dataset, cache_dir),
             resolver=ItemResolver(dataset.catalog),
             popularity=dataset.popularity,
             bm25=bm25,

@@ -16,7 +16,7 @@ def _digest(path: Path) -> str:
 
 
 async def test_answers_a_join_with_hand_counted_rows(film_db: Path) -> None:
-    tool = SqlQueryTool(film_db)
+    tool = SqlQueryTool(film_db, hidden_tables=())
     sql = (
         "SELECT i.title, COUNT(*) AS n FROM interactions x JOIN items i USING (item_id) "
         "GROUP BY i.item_id ORDER BY n DESC, i.title"
@@ -65,7 +65,9 @@ async def test_writes_are_refused_as_text_and_the_file_is_unchanged(
     assert not reply.ok and reply.error
     assert reply.text.startswith("Error: ")
     assert _digest(film_db) == before
-    after = await SqlQueryTool(film_db).run_text("SELECT COUNT(*) FROM interactions")
+    after = await SqlQueryTool(film_db, hidden_tables=()).run_text(
+        "SELECT COUNT(*) FROM interactions"
+    )
     assert after == "COUNT(*)\n7"
 
 
@@ -113,3 +115,23 @@ async def test_syntax_error_and_missing_database_are_text(film_db: Path, tmp_pat
 async def test_blob_bombs_are_bounded(film_db: Path) -> None:
     text = await SqlQueryTool(film_db).run_text("SELECT zeroblob(100000000)")
     assert text == "Error: SQL error: string or blob too big"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT COUNT(*) FROM interactions",
+        "SELECT item_id FROM interactions WHERE user_id = 'u1' ORDER BY timestamp DESC",
+        "SELECT i.title FROM items i JOIN interactions x ON x.item_id = i.item_id",
+        "SELECT title FROM items WHERE item_id IN (SELECT item_id FROM interactions)",
+        "SELECT value FROM meta",
+    ],
+)
+async def test_user_histories_are_hidden_by_default(film_db: Path, sql: str) -> None:
+    """Histories hold the samples' targets: a system must not read them back."""
+    tool = SqlQueryTool(film_db)
+    assert "interactions(" not in tool.description and "items(item_id" in tool.description
+    reply = await tool.call_raw(sql)
+    assert reply.text.startswith(
+        "Error: refused: only SELECT queries over the listed tables are allowed ("
+    )

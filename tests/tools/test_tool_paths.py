@@ -98,7 +98,7 @@ async def test_records_are_attributed_and_errors_recorded(
     assert first.ok and first.error is None and first.output_chars == len(ok) == len("COUNT(*)\n8")
     assert first.latency_s > 0
     assert not records[1].ok and records[1].output_chars == len(bad)
-    assert records[1].error is not None and records[1].error.startswith("refused: ")
+    assert records[1].error is not None and records[1].error.startswith("refused: only SELECT")
     assert missing == "Error: unknown tool 'recommend'; tools: sql_query, item_info"
     assert records[2].input == {"text": "recommend[anything]"} and not records[2].ok
     assert records[3].input == {"text": '{"items": []}'}
@@ -152,4 +152,4 @@ async def test_an_autogen_workbench_calls_the_tool(film_db: Path) -> None:
     assert not result.is_error
     assert result.to_text() == "6 | Haunted Manor (1999)"
     refused = await bench.call_tool("sql_query", {"sql": "DROP TABLE items"})
-    assert refused.to_text().startswith("Error: refused: the database is read-only")
+    assert refused.to_text().startswith("Error: refused: only SELECT queries")

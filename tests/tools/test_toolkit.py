@@ -43,7 +43,7 @@ async def test_models_add_tools_and_history_binds_per_dialogue(
 def test_for_the_demo_dataset(tmp_path: Path) -> None:
     pytest.importorskip("bm25s", reason="needs the recsys extra: pip install 'macrs-sim[recsys]'")
     cfg = DataConfig()
-    res = ToolResources.for_dataset(cfg, demo_dataset(cfg), tmp_path, use_text_model=False)
+    res = ToolResources.for_dataset(demo_dataset(cfg), tmp_path, use_text_model=False)
     box = standard_toolbox(res)
     assert list(box.tools) == [
         "sql_query", "filter_items", "item_info", "rank_items", "search_items",
