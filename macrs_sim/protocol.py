@@ -163,3 +163,20 @@ class LLMCallRecord(Record):
     cached: bool = False
     ok: bool = True
     error: str | None = None
+
+
+class ToolCallRecord(Record):
+    """One tool call by an LLM system, attributed like an `LLMCallRecord`."""
+
+    dialogue_id: str | None
+    system: str | None
+    role: str
+    turn: int | None
+    tool: str
+    # The arguments as the tool received them (JSON values), or {"text": raw} when unparsable.
+    input: dict[str, Any]
+    # Characters of the text the model reads back (the size the call adds to its context).
+    output_chars: int = 0
+    latency_s: float = 0.0
+    ok: bool = True
+    error: str | None = None
