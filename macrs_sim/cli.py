@@ -7,6 +7,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console
 
@@ -69,8 +70,16 @@ def _models_check(args: argparse.Namespace) -> int:
     return 0
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """A usage mistake is one line too (argparse would print the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="macrs-sim", description=__doc__)
+    parser = _OneLineParser(prog="macrs-sim", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign from a scenario file")
     run.add_argument("scenario")
@@ -97,6 +106,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def describe_os_error(err: OSError) -> str:
+    """One line: the path, what the system said, and that nothing was kept."""
+    where = " -> ".join(str(f) for f in (err.filename, err.filename2) if f is not None)
+    what = err.strerror or str(err) or type(err).__name__
+    line = f"{where}: {what}" if where else what
+    return " ".join(line.split()) + " (a file or folder could not be read, made or written)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
@@ -105,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MacrsSimError as err:
         # Plain print: one unwrapped line whatever the terminal width.
         print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:  # a folder that cannot be made or written, a full disk, /proc
+        print(f"error: {describe_os_error(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
