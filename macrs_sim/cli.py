@@ -14,7 +14,7 @@ from rich.console import Console
 from macrs_sim.cli_analysis import add_analysis_commands
 from macrs_sim.cli_data import add_data_commands
 from macrs_sim.cli_serve import add_serve_commands
-from macrs_sim.errors import MacrsSimError
+from macrs_sim.errors import ConfigError, MacrsSimError
 
 console = Console()
 
@@ -29,6 +29,8 @@ def _run(args: argparse.Namespace) -> int:
         campaign = scenario.campaign.model_copy(update={"executor": args.executor})
         scenario = scenario.model_copy(update={"campaign": campaign})
     output = Path(args.output_dir) if args.output_dir else None
+    if output is not None and output.exists() and not output.is_dir():
+        raise ConfigError(f"--output-dir {output}: not a folder (expected where runs go)")
     try:
         result = asyncio.run(
             run_campaign_async(
@@ -107,11 +109,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def describe_os_error(err: OSError) -> str:
-    """One line: the path, what the system said, and that nothing was kept."""
+    """One line: the path, what the system said, and what to look at."""
     where = " -> ".join(str(f) for f in (err.filename, err.filename2) if f is not None)
-    what = err.strerror or str(err) or type(err).__name__
-    line = f"{where}: {what}" if where else what
-    return " ".join(line.split()) + " (a file or folder could not be read, made or written)"
+    what = " ".join((err.strerror or str(err) or type(err).__name__).split())
+    if isinstance(err, NotADirectoryError | FileExistsError):
+        hint = "part of this path is a file where a folder is needed"
+    else:
+        hint = "a file or folder could not be read, made or written"
+    return f"{where}: {what} ({hint})" if where else f"{what} ({hint})"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from macrs_sim.cli import main
+from macrs_sim.cli import describe_os_error, main
 from macrs_sim.config import DataConfig
 from macrs_sim.data.dataset import open_dataset
 from macrs_sim.data.movielens import prepare_movielens
@@ -33,6 +33,8 @@ from macrs_sim.store import RunStore
 
 REPO = Path(__file__).resolve().parents[1]
 HAS_PROC = Path("/proc/self/status").is_file()
+# chmod does not stop root from writing: the read-only-folder row runs only for other users.
+NOT_ROOT = os.geteuid() != 0
 RUN = ("run", "s.toml", "--output-dir", "runs", "--no-progress")
 
 GOOD = """name = "t"
@@ -219,6 +221,11 @@ def _foreign_sqlite(path: Path) -> None:
 def foreign_store(tmp: Path, _: Path) -> None:
     (tmp / "run").mkdir()
     _foreign_sqlite(tmp / "run" / "store.sqlite")
+
+
+def read_only_folder(tmp: Path, _: Path) -> None:
+    (tmp / "ro").mkdir()
+    (tmp / "ro").chmod(0o500)
 
 
 def small_release_zip(tmp: Path, _: Path) -> None:
@@ -565,13 +572,13 @@ OUTPUT_CASES = [
     Case(
         "output-dir-under-a-file",
         ("run", "s.toml", "--output-dir", "afile/runs", "--no-progress"),
-        "afile/runs",
+        "error: afile/runs/t-",
         {"s.toml": GOOD, "afile": "a regular file\n"},
     ),
     Case(
         "output-dir-in-scenario-under-a-file",
         ("run", "s.toml", "--no-progress"),
-        "Not a directory",
+        ": Not a directory (part of this path is a file where a folder is needed)",
         {"s.toml": GOOD + '[campaign]\noutput_dir = "afile/runs"\n', "afile": "x\n"},
     ),
     Case(
@@ -582,9 +589,23 @@ OUTPUT_CASES = [
         skip_unless=HAS_PROC,
     ),
     Case(
+        "output-dir-is-a-file",
+        ("run", "s.toml", "--output-dir", "afile", "--no-progress"),
+        "--output-dir afile: not a folder",
+        {"s.toml": GOOD, "afile": "x\n"},
+    ),
+    Case(
+        "output-dir-read-only",
+        ("run", "s.toml", "--output-dir", "ro/runs", "--no-progress"),
+        "ro/runs: Permission denied",
+        {"s.toml": GOOD},
+        setup=read_only_folder,
+        skip_unless=NOT_ROOT,
+    ),
+    Case(
         "samples-out-under-a-file",
         ("samples", "build", "s.toml", "--out", "afile/set.jsonl", "--no-progress"),
-        "afile",
+        "afile: File exists (part of this path is a file where a folder is needed)",
         {"s.toml": GOOD, "afile": "x\n"},
         # The response cache of the sample preparation lives in the scenario's output folder.
         allowed=("runs", "runs/llm_cache.sqlite"),
@@ -807,7 +828,7 @@ def test_bad_input_gives_one_line(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     if not case.skip_unless:
-        pytest.skip("needs /proc")
+        pytest.skip("this machine cannot pose this bad input (no /proc, or running as root)")
     for rel, content in case.files.items():
         path = tmp_path / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -835,3 +856,39 @@ def test_bad_input_gives_one_line(
     assert out == ""
     assert case.absent is None or case.absent not in out + err
     assert _files(tmp_path) == before | set(case.allowed)
+
+
+def test_a_corrupt_cache_warns_once_and_the_run_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "cache.sqlite").write_bytes(b"not a database " * 1000)
+    toml = GOOD + '[cache]\npath = "cache.sqlite"\n[campaign]\nconcurrency = 2\n'
+    (tmp_path / "s.toml").write_text(toml.replace("n_samples = 2", "n_samples = 4"))
+    rc, out, err = _subprocess(RUN, tmp_path)
+    assert rc == 0, err
+    assert "Traceback" not in out + err
+    warnings = [line for line in err.splitlines() if "response cache" in line]
+    assert warnings == [
+        f"response cache {tmp_path / 'cache.sqlite'} unusable (file is not a database):"
+        " running without the cache"
+    ]
+    assert (tmp_path / "cache.sqlite").read_bytes() == b"not a database " * 1000
+    assert "incomplete" not in out and "finished in" in out
+
+
+@pytest.mark.parametrize(
+    ("err", "line"),
+    [
+        (
+            NotADirectoryError(20, "Not a directory", "afile/runs/t-1"),
+            "afile/runs/t-1: Not a directory"
+            " (part of this path is a file where a folder is needed)",
+        ),
+        (
+            PermissionError(13, "Permission denied", "ro/runs", None, "ro/x"),
+            "ro/runs -> ro/x: Permission denied (a file or folder could not be read, made or"
+            " written)",
+        ),
+        (OSError("disk\nfull"), "disk full (a file or folder could not be read, made or written)"),
+    ],
+)
+def test_os_errors_read_as_one_line(err: OSError, line: str) -> None:
+    assert describe_os_error(err) == line
