@@ -7,6 +7,7 @@ import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console
 
@@ -14,7 +15,7 @@ from macrs_sim.cli_analysis import add_analysis_commands
 from macrs_sim.cli_data import add_data_commands
 from macrs_sim.cli_serve import add_serve_commands
 from macrs_sim.cli_view import add_view_command
-from macrs_sim.errors import MacrsSimError
+from macrs_sim.errors import ConfigError, MacrsSimError
 
 console = Console()
 
@@ -29,6 +30,8 @@ def _run(args: argparse.Namespace) -> int:
         campaign = scenario.campaign.model_copy(update={"executor": args.executor})
         scenario = scenario.model_copy(update={"campaign": campaign})
     output = Path(args.output_dir) if args.output_dir else None
+    if output is not None and output.exists() and not output.is_dir():
+        raise ConfigError(f"--output-dir {output}: not a folder (expected where runs go)")
     try:
         result = asyncio.run(
             run_campaign_async(
@@ -70,8 +73,16 @@ def _models_check(args: argparse.Namespace) -> int:
     return 0
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """A usage mistake is one line too (argparse would print the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="macrs-sim", description=__doc__)
+    parser = _OneLineParser(prog="macrs-sim", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a campaign from a scenario file")
     run.add_argument("scenario")
@@ -99,6 +110,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def describe_os_error(err: OSError) -> str:
+    """One line: the path, what the system said, and what to look at."""
+    where = " -> ".join(str(f) for f in (err.filename, err.filename2) if f is not None)
+    what = " ".join((err.strerror or str(err) or type(err).__name__).split())
+    if isinstance(err, NotADirectoryError | FileExistsError):
+        hint = "part of this path is a file where a folder is needed"
+    else:
+        hint = "a file or folder could not be read, made or written"
+    return f"{where}: {what} ({hint})" if where else f"{what} ({hint})"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
@@ -107,6 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MacrsSimError as err:
         # Plain print: one unwrapped line whatever the terminal width.
         print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:  # a folder that cannot be made or written, a full disk, /proc
+        print(f"error: {describe_os_error(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -7,13 +7,38 @@ back to a default.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_serializer,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
 
 from macrs_sim.errors import ConfigError
+from macrs_sim.redact import redact_url
+from macrs_sim.textfile import read_utf8
+
+# Upper bounds no real study reaches: a typo such as max_turns = 1000000000 is an error,
+# not a run that never ends.
+MAX_TOKENS = 1_048_576  # context, reply and string sizes (1M tokens)
+MAX_THREADS = 1024
+MAX_CONCURRENCY = 10_000
+MAX_RETRIES = 100
+MAX_SAMPLES = 1_000_000
+MAX_HISTORY = 10_000
+DAY_S = 86_400.0  # timeouts, backoffs and latencies
+MAX_NAME_CHARS = 100
+# A run directory is named after the scenario: a plain file name, never a path.
+_SLUG = re.compile(r"[A-Za-z0-9._-]+")
 
 
 class Strict(BaseModel):
@@ -27,12 +52,13 @@ class EmbeddedModel(Strict):
     path: str | None = None
     hf_repo: str | None = None
     hf_file: str | None = None
-    n_ctx: int = Field(default=4096, ge=256)
-    n_threads: int | None = Field(default=None, ge=1)
-    max_tokens: int = Field(default=256, ge=1)
+    n_ctx: int = Field(default=4096, ge=256, le=MAX_TOKENS)
+    n_threads: int | None = Field(default=None, ge=1, le=MAX_THREADS)
+    max_tokens: int = Field(default=256, ge=1, le=MAX_TOKENS)
     # Cap on each string field of a structured reply, so it closes within max_tokens.
-    max_string_chars: int = Field(default=240, ge=16)
-    seed: int = 0
+    max_string_chars: int = Field(default=240, ge=16, le=MAX_TOKENS)
+    # llama.cpp takes an unsigned 32-bit seed.
+    seed: int = Field(default=0, ge=0, le=2**32 - 1)
 
 
 class OpenAIModel(Strict):
@@ -50,13 +76,13 @@ class OpenAIModel(Strict):
     # The *name* of the environment variable holding the key, never the key itself.
     api_key_env: str | None = "OPENAI_API_KEY"
     # Per endpoint.
-    max_concurrency: int = Field(default=8, ge=1)
-    timeout_s: float = Field(default=60.0, gt=0)
-    max_tokens: int = Field(default=512, ge=1)
-    max_retries: int = Field(default=3, ge=0)
-    backoff_base_s: float = Field(default=0.5, ge=0)
-    backoff_max_s: float = Field(default=30.0, ge=0)
-    endpoint_cooldown_s: float = Field(default=30.0, ge=0)
+    max_concurrency: int = Field(default=8, ge=1, le=MAX_CONCURRENCY)
+    timeout_s: float = Field(default=60.0, gt=0, le=DAY_S)
+    max_tokens: int = Field(default=512, ge=1, le=MAX_TOKENS)
+    max_retries: int = Field(default=3, ge=0, le=MAX_RETRIES)
+    backoff_base_s: float = Field(default=0.5, ge=0, le=DAY_S)
+    backoff_max_s: float = Field(default=30.0, ge=0, le=DAY_S)
+    endpoint_cooldown_s: float = Field(default=30.0, ge=0, le=DAY_S)
     # How a JSON schema is sent (see llm/modes.py): "openai" response_format json_schema;
     # "vllm" that plus vLLM's own fields; "json_object" the schema inside a json_object
     # response_format (llama-cpp-python); "prompt" only in the prompt; "auto" the first the
@@ -81,14 +107,24 @@ class OpenAIModel(Strict):
     def endpoints(self) -> tuple[str | None, ...]:
         return self.base_urls or (self.base_url,)
 
+    # Written files (resolved scenario, sample-set header) never hold a URL's user:password;
+    # the model in memory keeps it, so calls still send it.
+    @field_serializer("base_url", when_used="json")
+    def _redacted_url(self, url: str | None) -> str | None:
+        return None if url is None else redact_url(url)
+
+    @field_serializer("base_urls", when_used="json")
+    def _redacted_urls(self, urls: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(redact_url(u) for u in urls)
+
 
 class ScriptedModel(Strict):
     """Deterministic fake for tests and benchmarks."""
 
     backend: Literal["scripted"] = "scripted"
-    latency_s: float = Field(default=0.0, ge=0)
+    latency_s: float = Field(default=0.0, ge=0, le=DAY_S)
     seed: int = 0
-    max_retries: int = Field(default=3, ge=0)
+    max_retries: int = Field(default=3, ge=0, le=MAX_RETRIES)
 
 
 ModelConfig = Annotated[EmbeddedModel | OpenAIModel | ScriptedModel, Field(discriminator="backend")]
@@ -104,15 +140,15 @@ class DataConfig(Strict):
     catalog: str | None = None
     # A sample set written by `macrs-sim samples build`: used as is, nothing is drawn.
     sample_set: str | None = None
-    n_samples: int = Field(default=100, ge=1)
-    history_len: int = Field(default=20, ge=1)
-    min_history: int = Field(default=5, ge=1)
+    n_samples: int = Field(default=100, ge=1, le=MAX_SAMPLES)
+    history_len: int = Field(default=20, ge=1, le=MAX_HISTORY)
+    min_history: int = Field(default=5, ge=1, le=MAX_HISTORY)
     filter_by_category: bool = True
     # "random": n_samples from all eligible users; "popularity": per_bucket from each bucket.
     sampling: Literal["random", "popularity"] = "random"
     # Upper edges of the popularity buckets, as fractions of items ranked by interactions.
-    popularity_buckets: tuple[float, ...] = (0.1, 0.2, 0.3, 0.5, 1.0)
-    per_bucket: int = Field(default=20, ge=1)
+    popularity_buckets: tuple[float, ...] = Field(default=(0.1, 0.2, 0.3, 0.5, 1.0), max_length=100)
+    per_bucket: int = Field(default=20, ge=1, le=MAX_SAMPLES)
     seed: int = 0
 
     @model_validator(mode="after")
@@ -128,10 +164,11 @@ class DataConfig(Strict):
 
 
 class ProtocolConfig(Strict):
-    max_turns: int = Field(default=5, ge=1)
-    final_list_k: int = Field(default=10, ge=1)
-    temperature: float = Field(default=0.0, ge=0.0)
-    max_structured_retries: int = Field(default=2, ge=0)
+    max_turns: int = Field(default=5, ge=1, le=100)
+    final_list_k: int = Field(default=10, ge=1, le=1000)
+    # 2 is the most OpenAI-compatible servers accept.
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    max_structured_retries: int = Field(default=2, ge=0, le=MAX_RETRIES)
 
 
 class SimulatorConfig(Strict):
@@ -165,7 +202,7 @@ class JudgeConfig(Strict):
     # The judge's model; the scenario's [model] when absent (the paper used ChatGPT).
     model: ModelConfig | None = None
     # Judge at most this many (turn) pairs, in a fixed order; all when absent.
-    max_pairs: int | None = Field(default=None, ge=1)
+    max_pairs: int | None = Field(default=None, ge=1, le=MAX_SAMPLES * 100)
 
 
 class FaultsConfig(Strict):
@@ -189,8 +226,8 @@ class FaultsConfig(Strict):
 class Price(Strict):
     """US dollars per million tokens."""
 
-    prompt: float = Field(ge=0)
-    completion: float = Field(ge=0)
+    prompt: float = Field(ge=0, le=1e6)
+    completion: float = Field(ge=0, le=1e6)
 
 
 class CacheConfig(Strict):
@@ -202,17 +239,17 @@ class CacheConfig(Strict):
 
 
 class CampaignConfig(Strict):
-    concurrency: int = Field(default=4, ge=1)
+    concurrency: int = Field(default=4, ge=1, le=MAX_CONCURRENCY)
     output_dir: str = "runs"
     # "local": one asyncio process; "ray": dialogues sharded over Ray actors (extra `ray`).
     executor: Literal["local", "ray"] = "local"
-    ray_actors: int = Field(default=2, ge=1)
+    ray_actors: int = Field(default=2, ge=1, le=MAX_CONCURRENCY)
     ray_address: str | None = None
     # Price per model name (as recorded per call); unpriced models cost 0.
     prices: dict[str, Price] = Field(default_factory=dict)
     # Stop starting new dialogues once this many tokens / dollars were spent.
-    budget_tokens: int | None = Field(default=None, ge=1)
-    budget_usd: float | None = Field(default=None, gt=0)
+    budget_tokens: int | None = Field(default=None, ge=1, le=10**15)
+    budget_usd: float | None = Field(default=None, gt=0, le=1e9)
 
 
 class Scenario(Strict):
@@ -222,13 +259,26 @@ class Scenario(Strict):
     data: DataConfig = Field(default_factory=DataConfig)
     protocol: ProtocolConfig = Field(default_factory=ProtocolConfig)
     simulator: SimulatorConfig = Field(default_factory=SimulatorConfig)
-    systems: list[SystemConfig] = Field(min_length=1)
+    systems: list[SystemConfig] = Field(min_length=1, max_length=1000)
     campaign: CampaignConfig = Field(default_factory=CampaignConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     cache: CacheConfig = Field(default_factory=CacheConfig)
     faults: FaultsConfig = Field(default_factory=FaultsConfig)
     # A folder of prompt files overriding the package's (same file names).
     prompts_dir: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name_is_a_slug(cls, name: str) -> str:
+        # The run directory is output_dir/NAME-<time>: "../x" or "/x" would put it elsewhere.
+        if not _SLUG.fullmatch(name) or name in (".", ".."):
+            raise ValueError(
+                f"{name!r} is not a plain name: use letters, digits, '-', '_' and '.' only"
+                " (it names the run directory)"
+            )
+        if len(name) > MAX_NAME_CHARS:
+            raise ValueError(f"must be at most {MAX_NAME_CHARS} characters (it names a directory)")
+        return name
 
     @model_validator(mode="after")
     def _unique_system_names(self) -> Scenario:
@@ -248,16 +298,28 @@ class Scenario(Strict):
         return self.judge.model or self.model
 
 
+def _bound_message(error: ErrorDetails) -> str:
+    """ "must be ≤ 100 (no study needs more), found 1000000000" for an upper-bound error."""
+    limit = error.get("ctx", {}).get("le")
+    if isinstance(limit, float) and limit.is_integer():
+        limit = int(limit)
+    why = " (no study needs more)" if isinstance(limit, int | float) and limit >= 100 else ""
+    shown = f"{limit:,}" if isinstance(limit, int) else str(limit)
+    return f"must be ≤ {shown}{why}, found {error['input']!r}"
+
+
 def describe_validation_error(source: str, err: ValidationError) -> str:
     """One line: where (dotted field path), what is wrong, and how many more errors."""
     errors = err.errors()
     first = errors[0]
     where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    msg = first["msg"]
+    msg = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
         msg = "unknown field (check the spelling)"
     elif first["type"] == "missing":
         msg = "required field is missing"
+    elif first["type"] == "less_than_equal":
+        msg = _bound_message(first)
     more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
     return f"{source}: {where}: {msg}{more}"
 
@@ -273,8 +335,9 @@ def load_scenario(path: str | Path) -> Scenario:
     p = Path(path)
     if not p.is_file():
         raise ConfigError(f"{p}: scenario file not found")
+    text = read_utf8(p, ConfigError, what="scenario file")
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{p}: not valid TOML: {err}") from None
     return parse_scenario(data, str(p))

@@ -74,6 +74,14 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
     return conn
 
 
+def _integrity_problem(conn: sqlite3.Connection) -> str | None:
+    try:
+        row = conn.execute("PRAGMA quick_check").fetchone()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if row[0] == "ok" else " ".join(str(row[0]).split())
+
+
 class RunStore:
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
@@ -116,7 +124,16 @@ class RunStore:
                 f"{path}: run store format {row[0]}, this macrs-sim reads format "
                 f"{SCHEMA_VERSION}: it was made by an incompatible version of macrs-sim"
             )
-        return cls(path, conn)
+        # Damaged pages past the header would otherwise fail later, mid-report, as a traceback.
+        problem = _integrity_problem(conn)
+        if problem is not None:
+            conn.close()
+            raise DataError(f"{path}: damaged run store ({problem}); it cannot be read")
+        try:
+            return cls(path, conn)
+        except sqlite3.DatabaseError as exc:
+            conn.close()
+            raise DataError(f"{path}: run store cannot be opened ({exc})") from None
 
     @staticmethod
     def is_blank(path: Path | str) -> bool:
@@ -132,11 +149,7 @@ class RunStore:
 
     def integrity_problem(self) -> str | None:
         """None when SQLite finds the file sound, else its first complaint."""
-        try:
-            row = self._conn.execute("PRAGMA quick_check").fetchone()
-        except sqlite3.DatabaseError as exc:
-            return str(exc)
-        return None if row[0] == "ok" else str(row[0])
+        return _integrity_problem(self._conn)
 
     def close(self) -> None:
         self._conn.close()

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item
+from macrs_sim.textfile import read_utf8
 
 
 class Catalog:
@@ -33,7 +34,7 @@ class Catalog:
     def from_jsonl(cls, path: Path) -> Catalog:
         if not path.is_file():
             raise DataError(f"{path}: catalog file not found")
-        return cls.from_jsonl_text(path.read_text(encoding="utf-8"), str(path))
+        return cls.from_jsonl_text(read_utf8(path, DataError, what="catalog"), str(path))
 
     @classmethod
     def from_jsonl_text(cls, text: str, source: str) -> Catalog:

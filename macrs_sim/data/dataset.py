@@ -12,7 +12,8 @@ import hashlib
 import json
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,20 +107,40 @@ def _connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+@contextmanager
+def _readable(path: Path) -> Iterator[None]:
+    """A damaged file (pages overwritten, truncated) or rows of the wrong shape: one line."""
+    try:
+        yield
+    except sqlite3.DatabaseError as err:
+        raise DataError(
+            f"data.dataset: {path}: damaged database ({err}); prepare it again with "
+            "`macrs-sim data prepare movielens PATH --overwrite`"
+        ) from None
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        raise DataError(
+            f"data.dataset: {path}: not a prepared dataset database ({type(err).__name__}: "
+            f"{err}); prepare it again with this version"
+        ) from None
+
+
 def database_dataset(path: Path) -> Dataset:
     conn = _connect(path)
-    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-    rows = conn.execute("SELECT * FROM items ORDER BY rowid").fetchall()
-    if not rows:
-        raise DataError(f"data.dataset: {path}: the database holds no items")
-    catalog = Catalog([_item(r) for r in rows])
-    popularity = {r["item_id"]: int(r["n_interactions"]) for r in rows}
-    n_users = conn.execute("SELECT COUNT(DISTINCT user_id) FROM interactions").fetchone()[0]
-    n_inter = conn.execute("SELECT COUNT(*) FROM interactions").fetchone()[0]
-    conn.close()
+    try:
+        with _readable(path):
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            rows = conn.execute("SELECT * FROM items ORDER BY rowid").fetchall()
+            if not rows:
+                raise DataError(f"data.dataset: {path}: the database holds no items")
+            catalog = Catalog([_item(r) for r in rows])
+            popularity = {r["item_id"]: int(r["n_interactions"]) for r in rows}
+            n_users = conn.execute("SELECT COUNT(DISTINCT user_id) FROM interactions").fetchone()
+            n_inter = conn.execute("SELECT COUNT(*) FROM interactions").fetchone()[0]
+    finally:
+        conn.close()
 
     def prefixes(length: int) -> dict[str, list[str]]:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as c:
+        with _readable(path), closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as c:
             rows = c.execute(_PREFIX_SQL, (length,)).fetchall()
         out: dict[str, list[str]] = defaultdict(list)
         for user_id, item_id in rows:
@@ -132,7 +153,7 @@ def database_dataset(path: Path) -> Dataset:
         fingerprint=f"{name}|{len(catalog)} items|{n_inter} interactions|{catalog_digest(catalog)}",
         catalog=catalog,
         popularity=popularity,
-        n_users=int(n_users),
+        n_users=int(n_users[0]),
         n_interactions=int(n_inter),
         _prefixes=prefixes,
     )

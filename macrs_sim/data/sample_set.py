@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
+from macrs_sim.textfile import read_utf8
 
 SAMPLE_SET_FORMAT = "macrs-sim/sample-set"
 SAMPLE_SET_VERSION = 1
@@ -100,7 +101,8 @@ def read_sample_set(
             f"data.sample_set: {path}: no such file; "
             "build it with `macrs-sim samples build SCENARIO`"
         )
-    lines = [(n, ln) for n, ln in enumerate(path.read_text("utf-8").splitlines(), 1) if ln.strip()]
+    text = read_utf8(path, DataError, what="sample set")
+    lines = [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     if not lines:
         raise DataError(f"{path}: empty file, expected a sample-set header and samples")
     header = _header(path, lines[0][1])

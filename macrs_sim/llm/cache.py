@@ -11,8 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import logging
-import sqlite3
 from collections.abc import Awaitable, Callable, Mapping
 from functools import cache, partial
 from typing import Any
@@ -25,8 +23,6 @@ from macrs_sim.llm.base import CreateRequest, JsonOutput, WrappingClient
 from macrs_sim.llm.cache_store import CACHE_FILE, ResponseCache
 
 __all__ = ["CACHE_FILE", "CachingClient", "ResponseCache", "request_key"]
-
-_log = logging.getLogger(__name__)
 
 
 def request_key(model_identity: str, params: Mapping[str, Any], **request: Any) -> str:
@@ -118,8 +114,5 @@ class CachingClient(WrappingClient):
         return result
 
     def _lookup(self, key: str) -> CreateResult | None:
-        try:
-            return self.cache.get(key)
-        except sqlite3.Error as err:  # the cache only saves work: never fail a call over it
-            _log.warning("response cache %s unreadable: %s", self.cache.path, err)
-            return None
+        # The store warns once and answers None when its file is unusable.
+        return self.cache.get(key)

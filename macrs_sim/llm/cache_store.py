@@ -42,19 +42,28 @@ class ResponseCache:
         self._unwritten: dict[str, tuple[str, float]] = {}  # handed over, not committed yet
         self._batch_started = 0.0
         self._closed = False
+        # Set, with one warning, when the file turns out unusable (damaged, not a database,
+        # its folder not writable): the campaign then runs without a cache.
+        self.broken: str | None = None
 
     def get(self, key: str) -> CreateResult | None:
-        """The stored reply, marked cached=True; None on a miss."""
+        """The stored reply, marked cached=True; None on a miss (and once the file is broken)."""
+        if self.broken is not None:
+            return None
         with self._lock:
             entry = self._batch.get(key) or self._unwritten.get(key)
-        text = entry[0] if entry else self._select(key)
-        if text is None:
+        try:
+            text = entry[0] if entry else self._select(key)
+            if text is None:
+                return None
+            return CreateResult.model_validate_json(text).model_copy(update={"cached": True})
+        except (sqlite3.Error, OSError, ValueError) as err:  # ValueError: a mangled entry
+            self._give_up(err)
             return None
-        return CreateResult.model_validate_json(text).model_copy(update={"cached": True})
 
     def put(self, key: str, result: CreateResult) -> None:
         """Store a reply (committed in the background, in batches); ignored once closed."""
-        if self._closed:
+        if self._closed or self.broken is not None:
             return
         now = time.time()
         with self._lock:
@@ -104,21 +113,36 @@ class ResponseCache:
                     "INSERT OR IGNORE INTO responses VALUES (?, ?, ?)",
                     [(k, text, created) for k, (text, created) in batch.items()],
                 )
-        except sqlite3.Error as err:  # the cache only saves work: a lost entry is a re-call
-            _log.warning("response cache %s: %d replies not stored: %s", self.path, len(batch), err)
+        except (sqlite3.Error, OSError) as err:  # the cache only saves work: a lost entry
+            self._give_up(err)  # is a re-call
         finally:
             with self._lock:
                 for k in batch:
                     self._unwritten.pop(k, None)
 
+    def _give_up(self, err: BaseException) -> None:
+        """Warn once, then behave as if there were no cache."""
+        with self._lock:
+            if self.broken is not None:
+                return
+            self.broken = " ".join(str(err).split()) or type(err).__name__
+            self._batch.clear()
+        _log.warning(
+            "response cache %s unusable (%s): running without the cache", self.path, self.broken
+        )
+
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # check_same_thread off: close() may run on another thread than the one that read.
         conn = sqlite3.connect(self.path, timeout=30.0, check_same_thread=False)
-        conn.execute("PRAGMA busy_timeout = 30000")
-        conn.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
-        conn.execute("PRAGMA synchronous = NORMAL")  # a lost entry is only a re-call
-        conn.execute(_TABLE)
+        try:
+            conn.execute("PRAGMA busy_timeout = 30000")
+            conn.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
+            conn.execute("PRAGMA synchronous = NORMAL")  # a lost entry is only a re-call
+            conn.execute(_TABLE)
+        except sqlite3.Error:
+            conn.close()
+            raise
         return conn
 
     def _close_writer(self) -> None:

@@ -25,6 +25,7 @@ from macrs_sim.llm.modes import AUTO_ORDER, Mode
 from macrs_sim.llm.pool import EndpointPool
 from macrs_sim.llm.probe import PROBE_MAX_TOKENS, endpoint_probe
 from macrs_sim.llm.wire import WireClient
+from macrs_sim.redact import redact_text, redact_url
 
 # The openai SDK's parsed replies declare `parsed: None`; when autogen-ext dumps a structured
 # reply for its event log, pydantic warns on every call. The reply itself is fine.
@@ -89,7 +90,8 @@ def build_openai_client(cfg: OpenAIModel, *, temperature: float) -> ChatCompleti
     """
     key = api_key(cfg)
     urls = [url or DEFAULT_BASE_URL for url in cfg.endpoints()]
-    clients = [(url, _endpoint_client(cfg, url, key, temperature)) for url in urls]
+    # The pool names endpoints in its errors and stats: never with their credentials.
+    clients = [(redact_url(url), _endpoint_client(cfg, url, key, temperature)) for url in urls]
     if len(clients) == 1:
         return ConcurrencyLimitedClient(clients[0][1], cfg.max_concurrency)
     return EndpointPool(
@@ -173,7 +175,8 @@ async def check_endpoint(cfg: OpenAIModel, *, timeout_s: float = 5.0) -> None:
     for i, (url, problem) in enumerate(zip(urls, results, strict=True)):
         if isinstance(problem, BaseException):
             name = names[i] if names else "model.base_url"
-            raise ModelUnavailableError(f"{name} {url}: {problem}") from None
+            line = redact_text(f"{name} {redact_url(url)}: {problem}", urls)
+            raise ModelUnavailableError(line) from None
 
 
 async def _check_one(url: str, key: str, timeout_s: float) -> None:

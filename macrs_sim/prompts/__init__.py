@@ -14,6 +14,7 @@ from pathlib import Path
 from string import Template
 
 from macrs_sim.errors import ConfigError
+from macrs_sim.textfile import read_utf8
 
 _SECTION = re.compile(r"^\[([a-z_]+)\]\s*$", re.MULTILINE)
 
@@ -46,18 +47,77 @@ def parse_prompt(name: str, text: str) -> PromptTemplate:
     return PromptTemplate(name, sections, hashlib.sha256(text.encode()).hexdigest())
 
 
+def _package_text(name: str) -> str | None:
+    ref = resources.files("macrs_sim") / "prompts" / f"{name}.txt"
+    return ref.read_text(encoding="utf-8") if ref.is_file() else None
+
+
+def package_prompt_names() -> list[str]:
+    folder = resources.files("macrs_sim") / "prompts"
+    return sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".txt"))
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(Template(text).get_identifiers())
+
+
+def check_override(path: Path, text: str) -> PromptTemplate:
+    """An override must have the package template's sections, each with exactly its
+    placeholders: one it does not know would fail mid-campaign, one it lacks would
+    silently drop what the role is meant to see."""
+    name = path.name.removesuffix(".txt")
+    known = _package_text(name)
+    if known is None:
+        names = ", ".join(f"{n}.txt" for n in package_prompt_names())
+        raise ConfigError(f"prompts_dir: {path}: no such prompt (expected one of: {names})")
+    override = parse_prompt(str(path), text)
+    for section, body in parse_prompt(name, known).sections.items():
+        if section not in override.sections:
+            raise ConfigError(f"prompts_dir: {path}: missing section [{section}]")
+        mine = override.sections[section]
+        if not Template(mine).is_valid():
+            raise ConfigError(
+                f"prompts_dir: {path} [{section}]: a '$' not followed by a placeholder name"
+                " (write $$ for a dollar sign)"
+            )
+        expected, found = _placeholders(body), _placeholders(mine)
+        allowed = ", ".join(f"${p}" for p in sorted(expected)) or "none"
+        if unknown := sorted(found - expected):
+            raise ConfigError(
+                f"prompts_dir: {path} [{section}]: unknown placeholder ${unknown[0]}"
+                f" (this section has: {allowed})"
+            )
+        if missing := sorted(expected - found):
+            raise ConfigError(
+                f"prompts_dir: {path} [{section}]: placeholder ${missing[0]} is missing"
+                f" (this section needs: {allowed})"
+            )
+    if extra := sorted(set(override.sections) - set(parse_prompt(name, known).sections)):
+        raise ConfigError(f"prompts_dir: {path}: unknown section [{extra[0]}]")
+    return PromptTemplate(name, override.sections, override.sha256)
+
+
 class PromptLibrary:
-    """Loads templates from an override folder first, then from the package."""
+    """Loads templates from an override folder first, then from the package.
+
+    Every override is checked when the library is made (before any run directory):
+    see `check_override`.
+    """
 
     def __init__(self, override_dir: Path | None = None) -> None:
         if override_dir is not None and not override_dir.is_dir():
             raise ConfigError(f"prompts_dir {override_dir}: folder not found")
         self._override = override_dir
         self._cache: dict[str, PromptTemplate] = {}
+        self._overrides: dict[str, PromptTemplate] = {}
+        for path in sorted(override_dir.glob("*.txt")) if override_dir else []:
+            template = check_override(path, read_utf8(path, ConfigError, what="prompt file"))
+            self._overrides[template.name] = template
 
     def get(self, name: str) -> PromptTemplate:
         if name not in self._cache:
-            self._cache[name] = parse_prompt(name, self._read(name))
+            found = self._overrides.get(name)
+            self._cache[name] = found or parse_prompt(name, self._read(name))
         return self._cache[name]
 
     def hashes(self) -> dict[str, str]:
@@ -65,9 +125,7 @@ class PromptLibrary:
         return {name: t.sha256 for name, t in sorted(self._cache.items())}
 
     def _read(self, name: str) -> str:
-        if self._override is not None and (self._override / f"{name}.txt").is_file():
-            return (self._override / f"{name}.txt").read_text(encoding="utf-8")
-        ref = resources.files("macrs_sim") / "prompts" / f"{name}.txt"
-        if not ref.is_file():
+        text = _package_text(name)  # overrides were all loaded in __init__
+        if text is None:
             raise ConfigError(f"prompt '{name}': no template file {name}.txt")
-        return ref.read_text(encoding="utf-8")
+        return text

@@ -1,0 +1,37 @@
+"""Credentials never reach a screen or a file: `http://user:secret@host/v1` is shown and
+stored as `http://***@host/v1` (the model config in memory keeps the real URL)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+MASK = "***"
+# scheme:// (optional, for a URL written without one), then userinfo up to the netloc's
+# last "@": a password may hold an unescaped "@", never "/", "?" or "#".
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)?[^/?#]*@")
+
+
+def redact_url(url: str) -> str:
+    """`url` with its user:password (if any) replaced by `***`; anything else unchanged."""
+    return _USERINFO.sub(lambda m: f"{m.group(1) or ''}{MASK}@", url, count=1)
+
+
+def userinfo(url: str) -> str | None:
+    """The `user:password` part of `url`, if it has one."""
+    found = _USERINFO.match(url)
+    return found.group(0)[len(found.group(1) or "") : -1] if found else None
+
+
+def redact_text(text: str, urls: Iterable[str | None]) -> str:
+    """`text` (an error message, say) with the userinfo of each of `urls` masked wherever it
+    appears, also where a library quoted the URL in pieces."""
+    for url in urls:
+        info = userinfo(url) if url else None
+        if not info:
+            continue
+        text = text.replace(info, MASK)
+        password = info.partition(":")[2]
+        if len(password) >= 4:  # shorter ones would mask ordinary letters too
+            text = text.replace(password, MASK)
+    return text
