@@ -32,7 +32,9 @@ from macrs_sim.rankers.torch.sasrec import SASRecParams, SASRecRanker
 from macrs_sim.rankers.train import MODEL_KINDS, make_params, train_ranker
 
 
-def user_walk(rng: random.Random, chains: int, length: int, n: int, weights: list[float]) -> list[int]:
+def user_walk(
+    rng: random.Random, chains: int, length: int, n: int, weights: list[float]
+) -> list[int]:
     seen: set[int] = set()
     out: list[int] = []
     while len(out) < n:
@@ -64,7 +66,9 @@ def write_release(folder: Path, users: int, items: int, per_user: int, seed: int
     with (folder / "ratings.csv").open("w") as f:
         f.write("userId,movieId,rating,timestamp\n")
         for u in range(1, users + 1):
-            walk = user_walk(rng, chains, length, rng.randint(per_user // 2, per_user * 3 // 2), weights)
+            walk = user_walk(
+                rng, chains, length, rng.randint(per_user // 2, per_user * 3 // 2), weights
+            )
             for t, m in enumerate(walk):
                 f.write(f"{u},{m + 1},4.0,{1_000_000 + t}\n")
             n += len(walk)
@@ -113,8 +117,11 @@ def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
         results[kind] = entry
     return {
         "dataset": {"users": len(data.sequences), "items": data.n_items, "interactions": n},
-        "machine": {"cpu_count": os.cpu_count(), "torch_threads": torch.get_num_threads(),
-                    "loadavg_1min": round(os.getloadavg()[0], 2)},  # fmt: skip
+        "machine": {
+            "cpu_count": os.cpu_count(),
+            "torch_threads": torch.get_num_threads(),
+            "loadavg_1min": round(os.getloadavg()[0], 2),
+        },  # fmt: skip
         "models": results,
         "scoring": scoring_ms(args.score_items, 256),
     }

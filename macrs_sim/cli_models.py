@@ -133,7 +133,9 @@ def _eval_sequential(args: argparse.Namespace) -> int:
         rows = evaluate_models(data, params, ks, _cache_dir(args, data), factory)
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", data.dataset_name).strip("-") or "dataset"
     paths = write_results(Path(args.out or f"reports/sequential-{slug}"), data, rows)
-    table = Table(title=f"{data.dataset_name}: leave-one-out, full ranking, {rows[0].n_users} users")
+    table = Table(
+        title=f"{data.dataset_name}: leave-one-out, full ranking, {rows[0].n_users} users"
+    )
     metric_names = list(rows[0].metrics)
     for col in ["model", *metric_names, "train s"]:
         table.add_column(col, justify="left" if col == "model" else "right")
@@ -153,11 +155,17 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
 
-def add_model_commands(sub: argparse._SubParsersAction, models: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_model_commands(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    models: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    """`models train` (beside `models check`) and the `eval` group."""
     train = models.add_parser("train", help="train an item ranker (cached beside the dataset)")
     train.add_argument("model", help="sasrec, itemcf, bpr or popularity")
     train.add_argument("dataset", help="'demo' or a prepared database")
-    train.add_argument("--sample-set", help="a sample set: campaign split (its targets and later items hidden)")
+    train.add_argument(
+        "--sample-set", help="a sample set: campaign split (its targets and later items hidden)"
+    )
     _common(train)
     train.set_defaults(func=_train)
     ev = sub.add_parser("eval", help="offline evaluation").add_subparsers(

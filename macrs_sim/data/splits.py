@@ -92,7 +92,9 @@ def interactions_of(dataset: Dataset, cfg: DataConfig) -> Interactions:
         return from_pairs(dataset.name, dataset.fingerprint, item_ids, rows)
     path = Path(cfg.dataset)
     found = from_pairs(dataset.name, dataset.fingerprint, item_ids, _database_rows(path))
-    return Interactions(found.dataset_name, found.fingerprint, found.item_ids, found.sequences, path)
+    return Interactions(
+        found.dataset_name, found.fingerprint, found.item_ids, found.sequences, path
+    )
 
 
 def load_interactions(dataset: str) -> Interactions:

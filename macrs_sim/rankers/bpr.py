@@ -20,7 +20,11 @@ from macrs_sim.data.splits import EvalCase
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
 from macrs_sim.rankers.evaluate import ndcg_at
 from macrs_sim.rankers.torch.loop import (
-    LoopParams, ProgressHook, TrainSummary, fit_early_stopping, pick_device,
+    LoopParams,
+    ProgressHook,
+    TrainSummary,
+    fit_early_stopping,
+    pick_device,
 )  # fmt: skip
 from macrs_sim.rankers.torch.sasrec import left_pad
 
@@ -97,7 +101,8 @@ class BPRRanker:
                 # A batch repeats users: build each one's vector once.
                 batch_users, inverse = torch.unique(users[idx], return_inverse=True)
                 batch = (hist[batch_users], inverse, positives[idx], negs)
-                yield _bpr_loss(ranker.net, *(t.to(device) for t in batch), reg=params.reg)
+                h, inv, pos, neg = (t.to(device) for t in batch)
+                yield _bpr_loss(ranker.net, h, inv, pos, neg, params.reg)
 
         gen = torch.Generator().manual_seed(params.seed)
         ranker.summary = fit_early_stopping(
@@ -114,4 +119,5 @@ def _bpr_loss(
     p, n = net.items(pos), net.items(neg)
     diff = (u * (p - n)).sum(-1) + net.bias(pos).squeeze(-1) - net.bias(neg).squeeze(-1)
     l2 = u.pow(2).sum(-1) + p.pow(2).sum(-1) + n.pow(2).sum(-1)
-    return -F.logsigmoid(diff).mean() + reg * l2.mean()
+    loss: torch.Tensor = -F.logsigmoid(diff).mean() + reg * l2.mean()
+    return loss

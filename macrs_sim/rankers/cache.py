@@ -53,7 +53,8 @@ def write_checkpoint(path: Path, arrays: Arrays, meta: dict[str, Any]) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays, **{_META: blob})
+            payload: dict[str, Any] = {**arrays, _META: blob}
+            np.savez(f, **payload)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)

@@ -36,7 +36,11 @@ def target_ranks(ranker: ItemRanker, cases: Sequence[EvalCase], batch: int = 256
 def ranking_metrics(ranks: Ranks, ks: Sequence[int]) -> dict[str, float]:
     """HR@K and NDCG@K for each K, and MRR over the full ranking; means over cases."""
     if len(ranks) == 0:
-        return {**{f"HR@{k}": math.nan for k in ks}, **{f"NDCG@{k}": math.nan for k in ks}, "MRR": math.nan}
+        return {
+            **{f"HR@{k}": math.nan for k in ks},
+            **{f"NDCG@{k}": math.nan for k in ks},
+            "MRR": math.nan,
+        }
     r = ranks.astype(np.float64)
     out: dict[str, float] = {}
     for k in ks:

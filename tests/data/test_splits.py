@@ -10,7 +10,11 @@ import pytest
 from macrs_sim.config import DataConfig
 from macrs_sim.data.dataset import demo_dataset
 from macrs_sim.data.splits import (
-    EvalCase, campaign_split, from_pairs, leave_one_out, load_interactions,
+    EvalCase,
+    campaign_split,
+    from_pairs,
+    leave_one_out,
+    load_interactions,
 )  # fmt: skip
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample

@@ -50,7 +50,9 @@ def test_a_broken_checkpoint_is_retrained(tmp_path: Path) -> None:
 
 
 def test_bad_parameters_are_one_line() -> None:
-    with pytest.raises(ConfigError, match=r"itemcf parameter neighbours: .*greater than or equal to 0"):
+    with pytest.raises(
+        ConfigError, match=r"itemcf parameter neighbours: .*greater than or equal to 0"
+    ):
         make_params("itemcf", {"neighbours": "-1"})
     with pytest.raises(ConfigError, match=r"itemcf parameter dim: Extra inputs are not permitted"):
         make_params("itemcf", {"dim": "3"})
@@ -58,10 +60,25 @@ def test_bad_parameters_are_one_line() -> None:
         make_params("svd", {})
 
 
-def test_default_cache_dir_beside_the_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_cache_dir_beside_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data = chain_data()
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_dir(data) == tmp_path / "xdg" / "macrs-sim" / "models" / "demo"
     db = tmp_path / "ml.sqlite"
     on_disk = type(data)(data.dataset_name, data.fingerprint, data.item_ids, data.sequences, db)
     assert default_cache_dir(on_disk) == tmp_path / "ml.sqlite.models"
+
+
+def test_torch_models_without_torch_name_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    for name in ("torch", "macrs_sim.rankers.bpr", "macrs_sim.rankers.torch.sasrec"):
+        monkeypatch.setitem(sys.modules, name, None)  # import of these now raises ImportError
+    for kind in ("bpr", "sasrec"):
+        with pytest.raises(
+            ConfigError, match=rf"model '{kind}' needs torch: pip install 'macrs-sim\[recsys\]'"
+        ):
+            make_params(kind, {})
+    assert make_params("itemcf", {}).model_dump() == {"neighbours": 200}

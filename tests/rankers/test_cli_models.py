@@ -67,7 +67,10 @@ def test_train_sasrec_with_overrides(tmp_path: Path, capsys: pytest.CaptureFixtu
     ("argv", "message"),
     [
         (("models", "train", "svd", "demo"), "error: unknown model 'svd'; expected one of"),
-        (("eval", "sequential", "demo", "--models", "popularity,svd"), "error: unknown model 'svd'"),
+        (
+            ("eval", "sequential", "demo", "--models", "popularity,svd"),
+            "error: unknown model 'svd'",
+        ),
         (("eval", "sequential", "demo", "--k", "0"), "error: --k '0': expected positive integers"),
         (("models", "train", "itemcf", "demo", "--set", "x"), "error: --set 'x': expected"),
         (("models", "train", "itemcf", "demo", "--set", "bpr.dim=3"), "model 'bpr' is not being"),

@@ -10,7 +10,6 @@ import pytest
 from macrs_sim.data.splits import leave_one_out
 from macrs_sim.rankers.itemcf import ItemCFParams, ItemCFRanker
 from macrs_sim.rankers.popularity import PopularityRanker
-
 from tests.rankers.toy_data import toy
 
 # Users: u1 {0, 1, 2}, u2 {0, 1} (1 twice: counts once), u3 {1, 3}. Users per item: 2, 3, 1, 1.

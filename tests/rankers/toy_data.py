@@ -14,7 +14,9 @@ def toy(seqs: dict[str, list[int]], n_items: int) -> Interactions:
     return from_pairs("toy", "toy|fp", ids, [(u, ids[i]) for u, s in seqs.items() for i in s])
 
 
-def chain_data(n_users: int = 60, n_items: int = 20, length: int = 12, seed: int = 1) -> Interactions:
+def chain_data(
+    n_users: int = 60, n_items: int = 20, length: int = 12, seed: int = 1
+) -> Interactions:
     """Planted pattern: every user walks item i -> i + 1 (mod n_items) from a random start."""
     rng = random.Random(seed)
     seqs = {}
