@@ -53,11 +53,14 @@ def _progress(enabled: bool) -> Iterator[Any]:
     with Progress(*columns, console=Console(stderr=True), transient=False) as bars:
 
         def factory(kind: str) -> Any:
-            task = bars.add_task(kind, total=None, loss="-", val="-")
+            tasks: list[Any] = []  # a bar appears with the first epoch (none for count models)
 
             def hook(r: Any) -> None:
+                if not tasks:
+                    tasks.append(bars.add_task(kind, total=r.epochs, loss="-", val="-"))
                 best = f"{r.val_ndcg:.4f} (best epoch {r.best_epoch})"
-                bars.update(task, total=r.epochs, completed=r.epoch, loss=f"{r.loss:.4f}", val=best)
+                fields = {"loss": f"{r.loss:.4f}", "val": best}
+                bars.update(tasks[0], total=r.epochs, completed=r.epoch, **fields)
 
             return hook
 
@@ -80,7 +83,8 @@ def _split(args: argparse.Namespace, data: Any) -> Any:
     from macrs_sim.data.dataset import open_dataset
 
     catalog = open_dataset(DataConfig(dataset=args.dataset)).catalog
-    _, samples = read_sample_set(Path(args.sample_set), catalog)
+    identity = (data.dataset_name, data.fingerprint)
+    _, samples = read_sample_set(Path(args.sample_set), catalog, dataset=identity)
     return campaign_split(data, samples)
 
 
@@ -133,14 +137,13 @@ def _eval_sequential(args: argparse.Namespace) -> int:
         rows = evaluate_models(data, params, ks, _cache_dir(args, data), factory)
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", data.dataset_name).strip("-") or "dataset"
     paths = write_results(Path(args.out or f"reports/sequential-{slug}"), data, rows)
-    table = Table(
-        title=f"{data.dataset_name}: leave-one-out, full ranking, {rows[0].n_users} users"
-    )
+    title = f"{data.dataset_name}: leave-one-out, full ranking, {rows[0].n_users} users"
+    table = Table(title=title, box=None, pad_edge=False)
     metric_names = list(rows[0].metrics)
     for col in ["model", *metric_names, "train s"]:
-        table.add_column(col, justify="left" if col == "model" else "right")
+        table.add_column(col, justify="left" if col == "model" else "right", no_wrap=True)
     for r in rows:
-        cells = [f"{r.metrics[m]:.4f}" for m in metric_names]
+        cells = [f"{r.metrics[m]:.3f}" for m in metric_names]
         table.add_row(r.model, *cells, "cached" if r.cache_hit else f"{r.train_seconds:.1f}")
     console.print(table)
     print("wrote " + ", ".join(str(p) for p in paths))

@@ -98,3 +98,30 @@ def test_a_missing_database_is_one_line_and_writes_nothing(
         assert code == 2 and err.count("\n") == 1
         assert f"error: data.dataset: {missing}: no such database" in err
     assert sorted(tmp_path.iterdir()) == []
+
+
+def test_train_on_the_campaign_split_of_a_sample_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from macrs_sim.data.sample_set import SampleSetHeader, write_sample_set
+    from macrs_sim.data.splits import load_interactions
+    from macrs_sim.protocol import Sample
+
+    data = load_interactions("demo")
+    user = sorted(data.sequences)[0]
+    seq = [data.item_ids[i] for i in data.sequences[user]]
+    sample = Sample(
+        sample_id="s-1", user_id=user, history=tuple(seq[:20]), target_id=seq[20], opening="hi"
+    )
+    header = SampleSetHeader(
+        dataset=data.dataset_name, dataset_fingerprint=data.fingerprint, data={}, simulator={},
+        n_samples=1,
+    )  # fmt: skip
+    path = tmp_path / "samples.jsonl"
+    write_sample_set(path, header, [sample])
+    argv = ("models", "train", "popularity", "demo", "--sample-set", str(path))
+    code, out, _ = run(capsys, *argv, "--cache-dir", str(tmp_path / "c"))
+    assert code == 0 and "popularity on demo, campaign split" in out
+    # The leave-one-out checkpoint is another file: the split is part of the key.
+    run(capsys, "models", "train", "popularity", "demo", "--cache-dir", str(tmp_path / "c"))
+    assert len(list((tmp_path / "c").iterdir())) == 2
