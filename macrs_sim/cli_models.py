@@ -59,8 +59,8 @@ def _progress(enabled: bool) -> Iterator[Any]:
                 if not tasks:
                     tasks.append(bars.add_task(kind, total=r.epochs, loss="-", val="-"))
                 best = f"{r.val_ndcg:.4f} (best epoch {r.best_epoch})"
-                fields = {"loss": f"{r.loss:.4f}", "val": best}
-                bars.update(tasks[0], total=r.epochs, completed=r.epoch, **fields)
+                loss = f"{r.loss:.4f}"
+                bars.update(tasks[0], total=r.epochs, completed=r.epoch, loss=loss, val=best)
 
             return hook
 
@@ -152,8 +152,10 @@ def _eval_sequential(args: argparse.Namespace) -> int:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="seed of the torch models (default 0)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="a hyperparameter, e.g. epochs=20 or sasrec.dim=128 (repeatable)")  # fmt: skip
+    p.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="a hyperparameter, e.g. epochs=20 or sasrec.dim=128 (repeatable)",
+    )  # fmt: skip
     p.add_argument("--cache-dir", help="checkpoints (default: DATABASE.models/ beside it)")
     p.add_argument("--no-progress", action="store_true", help="no progress bars")
 
