@@ -32,7 +32,11 @@ from macrs_sim.rankers.torch.sasrec import left_pad
 class BPRParams(LoopParams):
     dim: int = Field(default=64, ge=1)
     batch_size: int = Field(default=1024, ge=1)
-    lr: float = Field(default=5e-3, gt=0)
+    # Measured on the sequential benchmark: validation NDCG peaks within ~10 epochs at this
+    # rate and falls after; lower rates creep for hundreds of epochs.
+    lr: float = Field(default=1e-2, gt=0)
+    epochs: int = Field(default=50, ge=1)
+    patience: int = Field(default=3, ge=1)
     # L2 on the factors that take part in each triple.
     reg: float = Field(default=1e-4, ge=0)
     # A user is the mean of (at most) their last `max_history` items.
