@@ -13,6 +13,7 @@ from rich.console import Console
 
 from macrs_sim.cli_analysis import add_analysis_commands
 from macrs_sim.cli_data import add_data_commands
+from macrs_sim.cli_models import add_model_commands
 from macrs_sim.cli_serve import add_serve_commands
 from macrs_sim.cli_view import add_view_command
 from macrs_sim.errors import ConfigError, MacrsSimError
@@ -104,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = models.add_parser("check", help="check that a scenario's models can be reached")
     check.add_argument("scenario")
     check.set_defaults(func=_models_check)
+    add_model_commands(sub, models)
     add_data_commands(sub)
     add_serve_commands(sub)
     add_view_command(sub)

@@ -1,0 +1,1 @@
+"""Rankers written in torch (the `recsys` extra)."""

@@ -1,0 +1,103 @@
+"""The training loop the torch rankers share: Adam, one validation per epoch, early stopping.
+
+The weights kept are those of the epoch with the best validation NDCG@10; training
+stops after `patience` epochs without improvement.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import torch
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class LoopParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    epochs: int = Field(default=200, ge=1)
+    patience: int = Field(default=5, ge=1)
+    lr: float = Field(default=1e-3, gt=0)
+    weight_decay: float = Field(default=0.0, ge=0)
+    batch_size: int = Field(default=128, ge=1)
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class EpochReport:
+    epoch: int
+    epochs: int
+    loss: float
+    val_ndcg: float
+    best_epoch: int
+
+
+ProgressHook = Callable[[EpochReport], None]
+
+
+@dataclass
+class TrainSummary:
+    best_epoch: int = 0
+    best_val_ndcg: float = math.nan
+    epochs_run: int = 0
+    train_seconds: float = 0.0
+    losses: list[float] = field(default_factory=list)
+    val_ndcgs: list[float] = field(default_factory=list)
+    # Seconds from the start of training to the end of each epoch (validation included).
+    epoch_ends: list[float] = field(default_factory=list)
+
+
+def pick_device() -> torch.device:
+    """A GPU when torch sees one, otherwise every CPU core."""
+    if torch.cuda.is_available():
+        return torch.device("cuda")
+    torch.set_num_threads(os.cpu_count() or 1)
+    return torch.device("cpu")
+
+
+def _better(value: float, best: float) -> bool:
+    return not math.isnan(value) and (math.isnan(best) or value > best)
+
+
+def fit_early_stopping(
+    module: torch.nn.Module,
+    epoch_losses: Callable[[torch.Generator], Iterator[torch.Tensor]],
+    validate: Callable[[], float],
+    params: LoopParams,
+    generator: torch.Generator,
+    progress: ProgressHook | None = None,
+) -> TrainSummary:
+    opt = torch.optim.Adam(module.parameters(), lr=params.lr, weight_decay=params.weight_decay)
+    summary = TrainSummary()
+    best_state = copy.deepcopy(module.state_dict())
+    started = time.perf_counter()
+    for epoch in range(1, params.epochs + 1):
+        module.train()
+        total, batches = 0.0, 0
+        for loss in epoch_losses(generator):
+            opt.zero_grad(set_to_none=True)
+            loss.backward()  # type: ignore[no-untyped-call]
+            opt.step()
+            total, batches = total + float(loss.detach()), batches + 1
+        module.eval()
+        with torch.no_grad():
+            val = validate()
+        summary.losses.append(total / max(batches, 1))
+        summary.val_ndcgs.append(val)
+        summary.epochs_run = epoch
+        summary.epoch_ends.append(round(time.perf_counter() - started, 3))
+        # Without validation cases (tiny data) the last epoch is kept.
+        if _better(val, summary.best_val_ndcg) or math.isnan(val):
+            summary.best_epoch, summary.best_val_ndcg = epoch, val
+            best_state = copy.deepcopy(module.state_dict())
+        if progress is not None:
+            progress(EpochReport(epoch, params.epochs, summary.losses[-1], val, summary.best_epoch))
+        if epoch - summary.best_epoch >= params.patience:
+            break
+    module.load_state_dict(best_state)
+    summary.train_seconds = time.perf_counter() - started
+    return summary
