@@ -29,6 +29,9 @@ PROBE_MESSAGES: list[LLMMessage] = [
 # Statuses that say "not this request body" rather than "not you" (401, 403) or "not here".
 NOT_ABOUT_FORMAT = (401, 403, 404, 405)
 
+# What the SDK raises when an HTTP 200 body is not a chat completion (it reads it unchecked).
+NOT_A_COMPLETION = (openai.APIResponseValidationError, AttributeError, TypeError, KeyError)
+
 # (base URL, model) -> what the probe found; filled by `endpoint_probe`.
 _FOUND: dict[tuple[str, str], Probe] = {}
 _RUNNING: dict[tuple[str, str], asyncio.Task[Probe]] = {}
@@ -99,6 +102,8 @@ async def probe(url: str, build: BuildClient) -> Probe:
             raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
         except (ValueError, openai.LengthFinishReasonError):
             pass  # the server took the request; the reply is not what the probe is about
+        except NOT_A_COMPLETION as err:  # a 200 with some other body: a proxy's page, ...
+            raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
         finally:
             await client.close()
         return Probe(url, mode, tuple(rejected))
@@ -109,9 +114,11 @@ async def probe(url: str, build: BuildClient) -> Probe:
 
 
 def _failed(err: BaseException) -> str:
-    what = (
-        f"HTTP {err.status_code} {complaint(err)}"
-        if isinstance(err, openai.APIStatusError)
-        else (str(err).splitlines() or [type(err).__name__])[0]
-    )
+    if isinstance(err, openai.APIStatusError):
+        what = f"HTTP {err.status_code} {complaint(err)}"
+    elif isinstance(err, NOT_A_COMPLETION):
+        reason = (str(err).splitlines() or [""])[0]
+        what = f"its reply is not an OpenAI chat completion: {type(err).__name__}: {reason}"
+    else:
+        what = (str(err).splitlines() or [type(err).__name__])[0]
     return f"probing which structured outputs the server accepts failed ({what})"
