@@ -19,15 +19,13 @@ from pydantic import BaseModel
 
 from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm.modes import AUTO_ORDER, SPELLING, Mode
-from macrs_sim.llm.rejection import complaint, is_malformed
+from macrs_sim.llm.rejection import NOT_ABOUT_THE_BODY, complaint, is_malformed
 
 # Enough for `{"ok": true}` in any tokenizer; the probe's reply is not read.
 PROBE_MAX_TOKENS = 16
 PROBE_MESSAGES: list[LLMMessage] = [
     UserMessage(content='Reply with the JSON object {"ok": true}.', source="probe")
 ]
-# Statuses that say "not this request body" rather than "not you" (401, 403) or "not here".
-NOT_ABOUT_FORMAT = (401, 403, 404, 405)
 
 # What the SDK raises when an HTTP 200 body is not a chat completion (it reads it unchecked).
 NOT_A_COMPLETION = (openai.APIResponseValidationError, AttributeError, TypeError, KeyError)
@@ -94,7 +92,7 @@ async def probe(url: str, build: BuildClient) -> Probe:
         try:
             await client.create(PROBE_MESSAGES, json_output=ProbeReply)
         except openai.APIStatusError as err:
-            if not is_malformed(err) or err.status_code in NOT_ABOUT_FORMAT:
+            if not is_malformed(err) or err.status_code in NOT_ABOUT_THE_BODY:
                 raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
             rejected.append((mode, f"HTTP {err.status_code} {complaint(err)}"))
             continue
