@@ -58,16 +58,24 @@ def _dropped_lines(dropped: Dropped, movies_file: str) -> list[str]:
     lines = []
     if dropped.ratings:
         lines.append(
-            f"dropped {dropped.ratings:,} ratings of {dropped.rating_movies:,} movies "
-            f"not in {movies_file}"
+            f"dropped {_count(dropped.ratings, 'rating')} of "
+            f"{_count(dropped.rating_movies, 'movie')} not in {movies_file}"
         )
     if dropped.tags:
         lines.append(
-            f"dropped {dropped.tags:,} tags of {dropped.tag_movies:,} movies not in {movies_file}"
+            f"dropped {_count(dropped.tags, 'tag')} of {_count(dropped.tag_movies, 'movie')} "
+            f"not in {movies_file}"
         )
     if dropped.links:
-        lines.append(f"dropped {dropped.links:,} links.csv rows of movies not in {movies_file}")
+        of = "a movie" if dropped.links == 1 else "movies"
+        lines.append(
+            f"dropped {_count(dropped.links, 'links.csv row')} of {of} not in {movies_file}"
+        )
     return lines
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def _download(args: argparse.Namespace) -> int:

@@ -8,8 +8,9 @@ removing the temporary file if writing fails.
 
 from __future__ import annotations
 
+import contextlib
 import os
-import tempfile
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
@@ -20,15 +21,25 @@ from matplotlib.figure import Figure
 FIGURE_DPI = 120
 
 
+def _new_temporary(path: Path) -> tuple[int, Path]:
+    """An open, new, empty file beside `path`, mode 0666 less the umask like any file the
+    user makes (`tempfile.mkstemp` would make it 0600, and the rename would keep that)."""
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+        with contextlib.suppress(FileExistsError):
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+    raise FileExistsError(f"no free temporary name beside {path}")
+
+
 def _write_atomic(path: Path, fill: Callable[[IO[bytes]], object]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _new_temporary(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             fill(handle)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return path
 

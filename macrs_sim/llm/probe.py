@@ -19,15 +19,16 @@ from pydantic import BaseModel
 
 from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm.modes import AUTO_ORDER, SPELLING, Mode
-from macrs_sim.llm.rejection import complaint, is_malformed
+from macrs_sim.llm.rejection import NOT_ABOUT_THE_BODY, complaint, is_malformed
 
 # Enough for `{"ok": true}` in any tokenizer; the probe's reply is not read.
 PROBE_MAX_TOKENS = 16
 PROBE_MESSAGES: list[LLMMessage] = [
     UserMessage(content='Reply with the JSON object {"ok": true}.', source="probe")
 ]
-# Statuses that say "not this request body" rather than "not you" (401, 403) or "not here".
-NOT_ABOUT_FORMAT = (401, 403, 404, 405)
+
+# What the SDK raises when an HTTP 200 body is not a chat completion (it reads it unchecked).
+NOT_A_COMPLETION = (openai.APIResponseValidationError, AttributeError, TypeError, KeyError)
 
 # (base URL, model) -> what the probe found; filled by `endpoint_probe`.
 _FOUND: dict[tuple[str, str], Probe] = {}
@@ -91,7 +92,7 @@ async def probe(url: str, build: BuildClient) -> Probe:
         try:
             await client.create(PROBE_MESSAGES, json_output=ProbeReply)
         except openai.APIStatusError as err:
-            if not is_malformed(err) or err.status_code in NOT_ABOUT_FORMAT:
+            if not is_malformed(err) or err.status_code in NOT_ABOUT_THE_BODY:
                 raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
             rejected.append((mode, f"HTTP {err.status_code} {complaint(err)}"))
             continue
@@ -99,6 +100,8 @@ async def probe(url: str, build: BuildClient) -> Probe:
             raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
         except (ValueError, openai.LengthFinishReasonError):
             pass  # the server took the request; the reply is not what the probe is about
+        except NOT_A_COMPLETION as err:  # a 200 with some other body: a proxy's page, ...
+            raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
         finally:
             await client.close()
         return Probe(url, mode, tuple(rejected))
@@ -109,9 +112,11 @@ async def probe(url: str, build: BuildClient) -> Probe:
 
 
 def _failed(err: BaseException) -> str:
-    what = (
-        f"HTTP {err.status_code} {complaint(err)}"
-        if isinstance(err, openai.APIStatusError)
-        else (str(err).splitlines() or [type(err).__name__])[0]
-    )
+    if isinstance(err, openai.APIStatusError):
+        what = f"HTTP {err.status_code} {complaint(err)}"
+    elif isinstance(err, NOT_A_COMPLETION):
+        reason = (str(err).splitlines() or [""])[0]
+        what = f"its reply is not an OpenAI chat completion: {type(err).__name__}: {reason}"
+    else:
+        what = (str(err).splitlines() or [type(err).__name__])[0]
     return f"probing which structured outputs the server accepts failed ({what})"

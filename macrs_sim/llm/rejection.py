@@ -13,6 +13,9 @@ from typing import Any
 import openai
 
 RETRYABLE_4XX = (408, 409, 429)
+# Statuses that say "not you" (401, 403) or "not here" (404, 405) rather than "not this body":
+# no other spelling of the request would be taken.
+NOT_ABOUT_THE_BODY = (401, 403, 404, 405)
 # How request validators word their complaints (pydantic, FastAPI, OpenAI-style errors).
 VALIDATION = re.compile(
     r"validation error|Input should be|Field required|Extra inputs are not permitted"

@@ -12,7 +12,7 @@ from autogen_core.models import ChatCompletionClient, CreateResult
 
 from macrs_sim.llm.base import CreateRequest, WrappingClient
 from macrs_sim.llm.modes import AUTO_ORDER, SPELLING, Mode, schema_of, shape
-from macrs_sim.llm.rejection import complaint, is_malformed
+from macrs_sim.llm.rejection import NOT_ABOUT_THE_BODY, complaint, is_malformed
 
 
 class WireClient(WrappingClient):
@@ -68,11 +68,16 @@ class WireClient(WrappingClient):
 def explain_rejection(err: openai.APIStatusError, url: str, mode: Mode | None) -> None:
     """Rewrite `err`'s message (in place, keeping its type) as one line: who refused, the
     server's complaint, and for a structured request the `structured_outputs` to try."""
-    line = f"{url} rejected the request as malformed (HTTP {err.status_code}: {complaint(err)})"
-    if mode is not None and mode != "prompt":
+    status = f"HTTP {err.status_code}: {complaint(err)}"
+    if err.status_code in NOT_ABOUT_THE_BODY:  # a key, a model name, a path: no mode helps
+        line = f"{url} refused the request ({status})"
+    elif mode is None or mode == "prompt":
+        line = f"{url} rejected the request as malformed ({status})"
+    else:
         others = [m for m in (*AUTO_ORDER, "auto") if m != mode]
-        line += (
-            f"; if it does not take {SPELLING[mode]}, set [model] structured_outputs to "
+        line = (
+            f"{url} rejected the request as malformed ({status}); if it does not take "
+            f"{SPELLING[mode]}, set [model] structured_outputs to "
             + " or ".join(f'"{m}"' for m in others)
         )
     err.message = line

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import IO
 
@@ -47,3 +49,17 @@ def test_figures_must_be_named_png(tmp_path: Path) -> None:
     out = save_png_atomic(fig, tmp_path / "figs" / "Fig.PNG")
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p.name for p in out.parent.iterdir()] == ["Fig.PNG"]
+
+
+def test_report_files_get_the_mode_any_new_file_gets(tmp_path: Path) -> None:
+    # A temporary file is private (0600) and the rename would keep that: a colleague on a
+    # shared server could not read the report. The umask decides, as for any new file.
+    old = os.umask(0o022)
+    try:
+        md = write_text_atomic(tmp_path / "report.md", "x\n")
+        csv = write_csv_atomic(pd.DataFrame({"a": [1]}), tmp_path / "t.csv")
+        os.umask(0o077)
+        private = write_text_atomic(tmp_path / "private.md", "x\n")
+    finally:
+        os.umask(old)
+    assert [stat.S_IMODE(p.stat().st_mode) for p in (md, csv, private)] == [0o644, 0o644, 0o600]

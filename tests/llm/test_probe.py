@@ -169,3 +169,20 @@ def test_models_check_prints_the_mode(tmp_path: Path, capsys: pytest.CaptureFixt
         f'model m at {srv.base_url}: structured_outputs = "json_object" ({REJECTED_JSON_SCHEMA})',
         "ok: openai model reachable",
     ]
+
+
+@pytest.mark.parametrize("body", [{"choices": "nope"}, {"message": "sign in first"}])
+async def test_a_reply_that_is_no_chat_completion_fails_in_one_line(
+    fake_openai: Any, body: dict[str, Any]
+) -> None:
+    # A proxy's page or a server that is not OpenAI-compatible answers 200 with another body:
+    # one line naming the endpoint, never the SDK's AttributeError traceback.
+    fake_openai.queue(200, body)
+    cfg = OpenAIModel(model="m", base_url=fake_openai.url)
+    with pytest.raises(ModelUnavailableError) as info:
+        await preflight(cfg)
+    assert str(info.value).startswith(
+        f"{fake_openai.url}: probing which structured outputs the server accepts failed (its "
+        "reply is not an OpenAI chat completion: "
+    )
+    assert "\n" not in str(info.value)

@@ -139,3 +139,23 @@ async def test_a_rejected_text_request_names_no_mode(srv: FakeOpenAIServer) -> N
         f"{srv.base_url} rejected the request as malformed (HTTP 422: fake failure)"
     )
     await client.close()
+
+
+@pytest.mark.parametrize(
+    ("status", "error", "said"),
+    [
+        (401, openai.AuthenticationError, "Incorrect API key provided: EMPTY"),
+        (404, openai.NotFoundError, "fake failure"),
+    ],
+)
+async def test_a_refusal_not_about_the_request_body_names_no_mode(
+    srv: FakeOpenAIServer, status: int, error: type[openai.APIStatusError], said: str
+) -> None:
+    # An expired key or a wrong model name is no malformed request, and no other
+    # structured_outputs would help: the line says who refused and why, nothing more.
+    srv.fail(status)
+    client = build_openai_client(cfg(srv, "openai"), temperature=0.0)
+    with pytest.raises(error) as info:
+        await client.create(PROMPT, json_output=Answer)
+    assert str(info.value) == f"{srv.base_url} refused the request (HTTP {status}: {said})"
+    await client.close()

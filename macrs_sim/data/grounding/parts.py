@@ -11,7 +11,7 @@ accepts the result only if exactly one film remains after the year check.
 from __future__ import annotations
 
 from macrs_sim.data.grounding.index import TitleIndex
-from macrs_sim.data.grounding.keys import TitleKey
+from macrs_sim.data.grounding.keys import Part, TitleKey
 from macrs_sim.protocol import Item
 
 
@@ -30,8 +30,16 @@ def by_parts(index: TitleIndex, key: TitleKey, stated_year: bool) -> list[Item]:
         return [*heads, *(index.tail.get(last, []) if distinctive else [])]
     found = [i for i in index.head.get(first, []) if same_ends(key, index.keys[i.item_id])]
     if first.numbers or stated_year or key.or_title:
-        found += index.keyed(first)  # the said title's short name is the catalog's title
+        # The said title's short name is the catalog's title, so the catalog film's number
+        # must be the one said: "Kill Bill: Vol. 2 (2004)" is not "Kill Bill: Vol. 1".
+        found += [i for i in index.keyed(first) if _number(index, i, first) == key.full.numbers]
     return list({i.item_id: i for i in found}.values())
+
+
+def _number(index: TitleIndex, item: Item, matched: Part) -> tuple[int, ...]:
+    """The number of the film whose title `matched` is: its own, or the one an alias
+    knows it by ("Star Wars" is Episode IV)."""
+    return index.true_numbers.get(item.item_id, matched.numbers)
 
 
 def same_ends(said: TitleKey, item: TitleKey) -> bool:

@@ -178,6 +178,24 @@ def test_a_year_one_off_never_beats_an_instalment_from_that_year() -> None:
     assert grounder.ground("Kill Bill: Vol. 2 (2005)").item_id == "v2"
 
 
+def test_a_number_in_a_subtitle_must_agree_even_when_the_year_does(grounder: Grounder) -> None:
+    # The year agrees with the first film, the number names a sequel the catalog lacks.
+    cases: dict[str, str | None] = {
+        "The Godfather: Part III (1972)": None,
+        "Toy Story: Part 2 (1995)": None,
+        "Rocky: Part III (1976)": None,
+        "Dune: Part Two (2021)": None,
+        "Star Wars: Episode II (1977)": None,
+        "Star Wars: Episode IV (1977)": "260",
+    }
+    assert _ids(grounder, cases) == cases
+    only_first = Catalog([Item(item_id="v1", title="Kill Bill: Vol. 1", year=2003)])
+    assert Grounder(only_first).ground("Kill Bill: Vol. 2 (2004)").item_id is None
+    named_first = Catalog([Item(item_id="sw", title="Star Wars", year=1977)])
+    assert Grounder(named_first).ground("Star Wars: Episode IV (1977)").item_id == "sw"
+    assert Grounder(named_first).ground("Star Wars: Episode V (1977)").item_id is None
+
+
 def test_without_counts_the_first_listed_remake_wins() -> None:
     catalog = Catalog(
         [Item(item_id="a", title="Heat", year=1986), Item(item_id="b", title="Heat", year=1995)]

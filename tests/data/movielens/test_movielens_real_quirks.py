@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from macrs_sim.cli_data import _dropped_lines
 from macrs_sim.data.dataset import database_dataset
 from macrs_sim.data.movielens import csvio, prepare_movielens
+from macrs_sim.data.movielens.records import Dropped
 
 Query = Callable[[Path, str], list[tuple[object, ...]]]
 Files = dict[str, str | bytes]
@@ -307,3 +309,15 @@ def test_spaces_around_every_column_name(
     keywords = {k: json.loads(str(v)) for k, v in _column(query, db, "keywords").items()}
     assert keywords["1"][:2] == ["pixar animation", "funny"]  # genome first
     assert keywords["2"] == ["heist"]
+
+
+def test_dropped_lines_say_one_in_the_singular() -> None:
+    assert _dropped_lines(Dropped(1, 1, 1, 1, 1), "movies.dat") == [
+        "dropped 1 rating of 1 movie not in movies.dat",
+        "dropped 1 tag of 1 movie not in movies.dat",
+        "dropped 1 links.csv row of a movie not in movies.dat",
+    ]
+    assert _dropped_lines(Dropped(3_327, 1_093, 2, 1, 0), "movies.csv") == [
+        "dropped 3,327 ratings of 1,093 movies not in movies.csv",
+        "dropped 2 tags of 1 movie not in movies.csv",
+    ]
