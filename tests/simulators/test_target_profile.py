@@ -23,7 +23,7 @@ async def test_prepare_sample_builds_profile_then_opening(catalog: Catalog, samp
         }
     )
     raw = sample.model_copy(update={"target_profile": (), "opening": ""})
-    out = await prepare_sample(client, PromptLibrary(), catalog, raw, retries=1)
+    out = await prepare_sample(client, PromptLibrary(), catalog, raw, retries=1, people=False)
     assert out.target_profile == ("cyberpunk", "kung fu")
     assert out.opening == "I want something like that movie, cyberpunk style."
     description = str(client.calls[0].messages[-1].content)
