@@ -31,6 +31,15 @@ PLANNER_ACTS: tuple[Act, ...] = ("ask", "recommend", "chat", "recommend", "recom
 SINGLE_LLM_ACTS: tuple[Act, ...] = ("recommend", "ask", "recommend", "recommend", "recommend")
 
 
+STRATEGY = StrategyOutput(
+    error_summary="The recommendation ignored the stated mood.",
+    suggestion_ask="Ask about the era.",
+    suggestion_chat="Chat about favourite directors.",
+    suggestion_recommend="Recommend something matching the mood.",
+    experience="Ask before recommending again.",
+)
+
+
 def _pick(titles: Sequence[str], *key: object, n: int = 1) -> list[str]:
     digest = hashlib.sha256("|".join(map(str, key)).encode()).digest()
     start = int.from_bytes(digest[:8], "big") % len(titles)
@@ -86,13 +95,7 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
         "info_reflector": lambda req: UserProfile(
             current_demand=[DemandPair(attribute="mood", value="light-hearted")]
         ),
-        "strategy_reflector": lambda req: StrategyOutput(
-            error_summary="The recommendation ignored the stated mood.",
-            suggestion_ask="Ask about the era.",
-            suggestion_chat="Chat about favourite directors.",
-            suggestion_recommend="Recommend something matching the mood.",
-            experience="Ask before recommending again.",
-        ),
+        "strategy_reflector": lambda req: STRATEGY,
         "final_list": final_list,
         "single_llm": single_llm,
         "user": lambda req: "Hmm, not quite. Something lighter, please.",

@@ -51,7 +51,7 @@ def test_ask_responder_prompt_holds_history_profile_and_suggestion(prompts: Prom
 def test_empty_memory_renders_as_none(prompts: PromptLibrary) -> None:
     req = RespondRequest(turn=1, dialogue_history=[], profile=UserProfile(), suggestion="")
     _, user = p.responder_messages(prompts.get("responder_chat"), req)
-    assert user.content.startswith(
+    assert str(user.content).startswith(
         "Dialogue history:\n(none)\n\n"
         "User profile:\nCurrent demand: (none)\nBrowsing history: (none)\n\n"
         "Suggestion for this turn: (none)\n\n"
@@ -95,7 +95,7 @@ def test_trajectory_rendering(prompts: PromptLibrary) -> None:
     _, user = p.strategy_reflector_messages(
         prompts.get("strategy_reflector"), StrategyReflectRequest(turn=3, trajectory=[step])
     )
-    assert user.content.startswith(
+    assert str(user.content).startswith(
         "Trajectory since the last failed recommendation:\nTurn 2\n"
         "Current demand: genre: comedy; era: 1990s\nBrowsing history: Toy Story (1995)\n"
         "System (recommend): Try Heat.\nUser: Too violent.\n\n"

@@ -38,8 +38,11 @@ def make_client() -> ScriptedChatCompletionClient:
                 item_title="Heat (1995)", response=f"rec-{turn(r)}"
             ),
             "planner": lambda r: PlannerOutput(
-                step1="a", step2="b", step3="c", choice=PLAN[turn(r)]
-            ),  # type: ignore[arg-type]
+                step1="a",
+                step2="b",
+                step3="c",
+                choice=PLAN[turn(r)],  # type: ignore[arg-type]
+            ),
             "info_reflector": lambda r: profile_for(turn(r)),
             "strategy_reflector": lambda r: StrategyOutput(
                 error_summary=f"err{turn(r)}",
