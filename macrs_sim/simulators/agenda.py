@@ -159,6 +159,6 @@ def prepare_agenda_sample(catalog: Catalog, sample: Sample, *, people: bool = Tr
     profile = base or item.genres
     if people:
         profile = with_people(profile, item)
-    opening = AgendaUserSimulator(sample.model_copy(update={"target_profile": profile}), catalog)
-    text = agenda_opening(opening.attributes, opening.people)
-    return sample.model_copy(update={"target_profile": profile, "opening": text})
+    user = AgendaUserSimulator(sample.model_copy(update={"target_profile": profile}), catalog)
+    opening = agenda_opening(user.attributes, user.people)
+    return sample.model_copy(update={"target_profile": profile, "opening": opening})
