@@ -12,7 +12,8 @@ Which spellings count as naming a title (its normalised form: no year, no punctu
 * one short word (*Up*, *Heat*, *The Game*): capitalised ("Up", "UP"), or quoted in any
   case ('"up"'), or, when the title has the article ("The Game", MovieLens "Game, The"),
   the article form in any case ("the game"); so everyday words ("cheer me up", "the heat
-  of summer", "a game night") never fire.
+  of summer", "a game night") never fire. Titles that are function words (*It*, *Us*,
+  *Her*) do not count capitalised at the start of a sentence ("It should be scary.").
 """
 
 from __future__ import annotations
@@ -26,6 +27,16 @@ REDACTION = "that movie"
 
 _SEP = r"[^a-z0-9]+"
 _QUOTES = "\"'“”‘’*_"
+# One-word titles that open everyday sentences: capitalised, they count only mid-sentence.
+# fmt: off
+FUNCTION_WORDS = frozenset({
+    "it", "us", "her", "him", "them", "me", "we", "you", "she", "he", "they", "this", "that",
+    "these", "those", "there", "here", "what", "why", "how", "when", "who", "where", "which",
+    "so", "and", "but", "or", "if", "yes", "no", "now", "then", "all", "any", "some",
+})
+# fmt: on
+# Mid-sentence: a word character (not . ! ? : ; quote, bracket or dash) and one space before.
+_MID_SENTENCE = r"(?<=[^\s.!?:;\"“'‘(\-]\s)"
 _LEADING_THE = re.compile(r"^\s*the\s+", re.IGNORECASE)
 _TRAILING_THE = re.compile(r",\s*the\s*(\(\s*\d{4}\s*\))?\s*$", re.IGNORECASE)
 
@@ -57,8 +68,9 @@ def name_pattern(name: str) -> re.Pattern[str] | None:
     distinctive = any(c.isdigit() for c in word) or not name.isascii()
     if len(words) >= 2 or len(word) >= 6 or distinctive or not word[0].isalpha():
         return re.compile(bounded.format(rf"(?:the{_SEP})?{core}"), re.IGNORECASE)
+    mid = _MID_SENTENCE if word in FUNCTION_WORDS else ""
     forms = [
-        f"{word[0].upper()}(?i:{re.escape(word[1:])})",  # capitalised
+        f"{mid}{word[0].upper()}(?i:{re.escape(word[1:])})",  # capitalised
         f"[{re.escape(_QUOTES)}](?i:{core})[{re.escape(_QUOTES)}]",  # quoted
     ]
     if _LEADING_THE.match(name) or _TRAILING_THE.search(name):

@@ -59,3 +59,14 @@ def test_alternative_titles_are_guarded_too() -> None:
     crouching = LeakGuard("Crouching Tiger, Hidden Dragon", "Wo hu cang long")
     assert crouching.leaks("like wo hu cang long")
     assert crouching.redact("Wo Hu Cang Long is great") == "that movie is great"
+
+
+def test_function_word_titles_count_mid_sentence_only() -> None:
+    it = LeakGuard("It")
+    assert not it.leaks("It should be scary. It is fine if it is long.")
+    assert not it.leaks('Sure! "Maybe." It could work')
+    assert it.leaks("I want to see It tonight")
+    assert it.leaks('Something like "it"')
+    assert it.redact("Have you seen It? It is scary.") == "Have you seen that movie? It is scary."
+    # Other short titles still count at the start of a sentence.
+    assert LeakGuard("Up").leaks("Up would be perfect.")
