@@ -11,6 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from macrs_sim.cli_analysis import add_analysis_commands
+from macrs_sim.cli_chat import add_chat_command
 from macrs_sim.cli_data import add_data_commands
 from macrs_sim.cli_serve import add_serve_commands
 from macrs_sim.errors import MacrsSimError
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(func=_models_check)
     add_data_commands(sub)
     add_serve_commands(sub)
+    add_chat_command(sub)
     return parser
 
 
