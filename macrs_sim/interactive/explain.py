@@ -3,7 +3,7 @@
 MACRS's keys get their own layout: the three candidates with the chosen one marked, the
 planner's reasoning and choice, the updated profile, strategy suggestions and
 experiences. Any other key, and any other system's payload (a tool plan, scores), is
-shown generically as a tree. Model text is always `Text`, never markup.
+shown generically: a scalar as a row, a structure as a tree. Model text is always `Text`, never markup.
 """
 
 from __future__ import annotations
@@ -36,12 +36,17 @@ def render_explain(explain: Mapping[str, Any], chosen: str) -> RenderableType:
         rows.add_row("suggestions", pairs_text(explain["suggestions"]))
     if explain.get("experiences"):
         rows.add_row("experiences", lines_text(explain["experiences"]))
+    trees: list[RenderableType] = []
+    for key, value in explain.items():
+        if key in MACRS_KEYS or value in (None, {}, [], ()):
+            continue
+        if isinstance(value, Mapping | list | tuple):
+            trees.append(tree_of(value, str(key)))
+        else:
+            rows.add_row(str(key), Text(str(value)))
     if rows.row_count:
         parts.append(rows)
-    rest = {k: v for k, v in explain.items() if k not in MACRS_KEYS and v not in (None, {}, [])}
-    if rest:
-        parts.append(tree_of(rest, "explain" if not parts else "more"))
-    return Group(*parts)
+    return Group(*parts, *trees)
 
 
 def candidates_table(candidates: Mapping[str, Any], chosen: str) -> Table:
@@ -106,7 +111,7 @@ def tree_of(value: Any, label: str) -> Tree:
 
 
 def _grow(node: Tree, value: Any) -> None:
-    entries = value.items() if isinstance(value, Mapping) else enumerate(value)
+    entries = value.items() if isinstance(value, Mapping) else enumerate(value, start=1)
     for key, child in entries:
         if isinstance(child, Mapping | list | tuple) and child:
             _grow(node.add(Text(str(key), style="cyan")), child)
