@@ -38,7 +38,7 @@ def agent_name(system_name: str) -> str:
 def system_turn_of(response: Response) -> SystemTurn:
     """The typed turn a `RecommenderChatAgent` response carries."""
     for message in response.inner_messages or ():
-        if isinstance(message, SystemTurnMessage):
+        if isinstance(message, StructuredMessage) and isinstance(message.content, SystemTurn):
             return message.content
     raise ValueError("this response carries no SystemTurn (not from a RecommenderChatAgent)")
 

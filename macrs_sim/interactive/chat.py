@@ -23,10 +23,10 @@ from macrs_sim.interactive.agent import RecommenderChatAgent
 from macrs_sim.interactive.person import PersonSimulator, ReadReply
 from macrs_sim.interactive.render import ChatView
 from macrs_sim.interactive.save import person_sample, save_session
-from macrs_sim.interactive.session import ChatSession, EndReason, session_result
+from macrs_sim.interactive.session import ChatSession, EndReason, SessionEnd, session_result
 from macrs_sim.llm.factory import preflight
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import DialogueResult, Item
+from macrs_sim.protocol import DialogueResult, Item, Sample
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,7 @@ async def chat(
     cfg = pick_system(scenario, options.system)
     recorded = with_cache_path(chat_scenario(scenario, cfg), options.output_dir)
     setup = CampaignSetup.from_scenario(recorded, scripted_rules=scripted_rules)
+    agent: RecommenderChatAgent | None = None
     try:
         target = resolve_target(setup, options.target) if options.target else None
         model = recorded.system_model(cfg)
@@ -102,28 +103,57 @@ async def chat(
         )
         person = PersonSimulator(read, target_id=target.item_id if target else None)
         end = await ChatSession(agent, person, view, recorded.protocol).run()
-        try:
-            await agent.close()
-        except Exception as err:  # the session is over; keep it all the same
-            view.warn(f"closing {cfg.name} failed: {err}")
-        opening = agent.state.opening.text if agent.state else ""
-        sample = person_sample(sample_id, opening, target.item_id if target else None)
-        max_turns = recorded.protocol.max_turns if target else None
-        result = session_result(agent, sample, end, max_turns)
-        view.ended(end.reason, result)
-        if result is None:
-            view.nothing_saved()
-            return ChatOutcome(end.reason, None, None)
-        base = options.output_dir or Path(recorded.campaign.output_dir)
-        chat_meta = {"scored": target is not None, "ended_by": end.reason}
-        run_dir = save_session(
-            base, recorded, sample, result, setup.log.pop(agent.dialogue_id),
-            chat=chat_meta, dataset=(setup.dataset.name, setup.dataset.fingerprint),
-        )  # fmt: skip
-        view.saved(run_dir)
-        return ChatOutcome(end.reason, result, run_dir)
+        # Saved before anything else is awaited: after Ctrl-C, asyncio may cancel any await.
+        sample = person_sample(sample_id, "", target.item_id if target else None)
+        return finish(setup, agent, sample, end, view, options.output_dir)
     finally:
-        await setup.close()
+        await _close_quietly(agent, setup, view)
+
+
+def finish(
+    setup: CampaignSetup,
+    agent: RecommenderChatAgent,
+    sample: Sample,
+    end: SessionEnd,
+    view: ChatView,
+    output_dir: Path | None,
+) -> ChatOutcome:
+    """Show how the session ended and save it as a run (when the system ever spoke)."""
+    scenario = setup.scenario
+    if agent.state is not None:
+        sample = sample.model_copy(update={"opening": agent.state.opening.text})
+    scored = bool(sample.target_id)
+    result = session_result(agent, sample, end, scenario.protocol.max_turns if scored else None)
+    view.ended(end.reason, result)
+    if result is None:
+        view.nothing_saved()
+        return ChatOutcome(end.reason, None, None)
+    run_dir = save_session(
+        output_dir or Path(scenario.campaign.output_dir),
+        scenario,
+        sample,
+        result,
+        setup.log.pop(agent.dialogue_id),
+        chat={"scored": scored, "ended_by": end.reason},
+        dataset=(setup.dataset.name, setup.dataset.fingerprint),
+    )
+    view.saved(run_dir)
+    return ChatOutcome(end.reason, result, run_dir)
+
+
+async def _close_quietly(
+    agent: RecommenderChatAgent | None, setup: CampaignSetup, view: ChatView
+) -> None:
+    """Close the system and the clients; the session is over (and saved) whatever happens."""
+    for what, close in (("the system", agent.close if agent else None), ("models", setup.close)):
+        if close is None:
+            continue
+        try:
+            await close()
+        except asyncio.CancelledError:
+            pass  # Ctrl-C cancelled what closing waits for: nothing is left to close
+        except Exception as err:
+            view.warn(f"closing {what} failed: {err}")
 
 
 def run_chat(

@@ -3,7 +3,8 @@
 MACRS's keys get their own layout: the three candidates with the chosen one marked, the
 planner's reasoning and choice, the updated profile, strategy suggestions and
 experiences. Any other key, and any other system's payload (a tool plan, scores), is
-shown generically: a scalar as a row, a structure as a tree. Model text is always `Text`, never markup.
+shown generically: a scalar as a row, a structure as a tree. Model text is always
+`Text`, never markup.
 """
 
 from __future__ import annotations

@@ -69,7 +69,9 @@ def proxy_reader(proxy: UserProxyAgent, speaker: str = "system") -> ReadReply:
     return read
 
 
-def terminal_input(prompt: str = "you> ", read_line: Callable[[str], str] = input) -> AsyncInputFunc:
+def terminal_input(
+    prompt: str = "you> ", read_line: Callable[[str], str] = input
+) -> AsyncInputFunc:
     """A `UserProxyAgent` input function reading the terminal; Ctrl-D reads as /quit.
 
     It reads on the event loop's own (main) thread, on purpose: Ctrl-C then interrupts

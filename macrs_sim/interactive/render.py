@@ -28,7 +28,9 @@ class ChatView:
         self.target: Item | None = None
         self.max_turns: int | None = None
 
-    def welcome(self, system: str, kind: str, model: str, target: Item | None, max_turns: int) -> None:
+    def welcome(
+        self, system: str, kind: str, model: str, target: Item | None, max_turns: int
+    ) -> None:
         self.target = target
         self.max_turns = max_turns if target is not None else None
         head = Text(f"Chatting with {system}", style="bold").append(f" ({kind}, {model} model)")
@@ -71,6 +73,8 @@ class ChatView:
             self.console.print(_indent(Text(f"{rank:>2}. ").append(self._item_line(item)), 2))
 
     def ended(self, reason: EndReason, result: DialogueResult | None) -> None:
+        if reason == "interrupted":
+            self.console.print()  # Ctrl-C at the prompt leaves the cursor on its line
         line = _ENDINGS[reason]
         if result is not None and result.error:
             line += f": {result.error}"

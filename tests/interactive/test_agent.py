@@ -67,7 +67,11 @@ class EchoSystem:
         return SystemTurn(act="chat", text=f"{state.turn}: {said}", items=items)
 
     async def final_list(self, state: DialogueState, k: int) -> list[ItemRef]:
-        return [ItemRef(title="Up"), ItemRef(title="Nowhere Film"), ItemRef(title="x", item_id="m8")]
+        return [
+            ItemRef(title="Up"),
+            ItemRef(title="Nowhere Film"),
+            ItemRef(title="x", item_id="m8"),
+        ]
 
     async def close(self) -> None:
         self.closed += 1
@@ -139,7 +143,11 @@ async def test_on_messages_keeps_the_typed_state(catalog: Catalog) -> None:
     assert agent.state is not None and agent.state.max_turns == 4
     assert [ex.user for ex in agent.state.exchanges] == [UserTurn(text="like heat")]
     final = await agent.final_list(3)
-    assert [(i.title, i.item_id) for i in final] == [("Up", "m3"), ("Nowhere Film", None), ("x", "m8")]
+    assert [(i.title, i.item_id) for i in final] == [
+        ("Up", "m3"),
+        ("Nowhere Film", None),
+        ("x", "m8"),
+    ]
     await agent.on_reset(token)
     assert systems[0].closed == 1 and agent.state is None and agent.pending is None
     assert agent.dialogue_id == "d/2" and systems[1].dialogue_id == "d/2"
@@ -165,9 +173,8 @@ def test_names_and_foreign_responses() -> None:
     with pytest.raises(ValueError, match="no SystemTurn"):
         system_turn_of(reply)
     typed = SystemTurnMessage(content=SystemTurn(act="ask", text="?"), source="a")
-    assert system_turn_of(Response(chat_message=reply.chat_message, inner_messages=[typed])).act == (
-        "ask"
-    )
+    typed_reply = Response(chat_message=reply.chat_message, inner_messages=[typed])
+    assert system_turn_of(typed_reply).act == "ask"
 
 
 async def test_agent_run_alone(tmp_path: Path, catalog: Catalog) -> None:

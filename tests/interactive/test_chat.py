@@ -14,11 +14,17 @@ from macrs_sim.cli import main
 from macrs_sim.config import Scenario
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import ConfigError
-from macrs_sim.interactive.chat import ChatOptions, chat, default_chat_scenario, pick_system
+from macrs_sim.interactive.chat import (
+    ChatOptions,
+    ChatOutcome,
+    chat,
+    default_chat_scenario,
+    pick_system,
+)
 from macrs_sim.interactive.person import ReadReply
 from macrs_sim.interactive.render import ChatView
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
-from macrs_sim.protocol import SystemTurn
+from macrs_sim.protocol import DialogueResult, SystemTurn
 from macrs_sim.store import RunStore
 from tests.interactive.chat_fixtures import (
     ASK_TEXT,
@@ -44,11 +50,19 @@ def view(explain: bool = False) -> tuple[ChatView, io.StringIO]:
 
 async def run(
     scenario: Scenario, rules: dict[str, Rule], *lines: str, **options: object
-) -> tuple[object, str]:
+) -> tuple[ChatOutcome, str]:
     shown, out = view(explain=bool(options.pop("explain", False)))
     opts = ChatOptions(session_id="person-1", **options)  # type: ignore[arg-type]
     outcome = await chat(scenario, opts, person(*lines), shown, scripted_rules=rules)
     return outcome, out.getvalue()
+
+
+def stored(outcome: ChatOutcome) -> tuple[DialogueResult, dict[str, str]]:
+    """The session's only dialogue as stored, and the store's meta."""
+    assert outcome.run_dir is not None
+    with RunStore.open(outcome.run_dir / "store.sqlite") as store:
+        (result,) = store.read_results()
+        return result, store.all_meta()
 
 
 async def test_scored_session_succeeds_and_is_saved_as_a_run(
@@ -59,8 +73,9 @@ async def test_scored_session_succeeds_and_is_saved_as_a_run(
     outcome, screen = await run(
         scenario, rules, OPENING, "The nineties.", "Yes, that one!", target="the matrix"
     )
-    assert outcome.reason == "accepted"  # type: ignore[attr-defined]
-    run_dir: Path = outcome.run_dir  # type: ignore[attr-defined]
+    assert outcome.reason == "accepted"
+    run_dir = outcome.run_dir
+    assert run_dir is not None
     assert run_dir.parent == tmp_path / "runs" and run_dir.name.startswith("t-chat-")
     assert "your target is The Matrix (1999) (id m2); at most 3 turns" in screen
     assert "MACRS · turn 2/3 · recommend" in screen and "← your target" in screen
@@ -94,10 +109,9 @@ async def test_scored_session_ends_with_the_final_list(tmp_path: Path, catalog: 
     final = ["Up", "Alien", "Not A Film"]
     rules["final_list"] = lambda req: req.schema(titles=final)  # type: ignore[misc]
     outcome, screen = await run(scenario, rules, "hi", "older", "no", target="Alien (1979)")
-    assert outcome.reason == "max_turns"  # type: ignore[attr-defined]
+    assert outcome.reason == "max_turns"
     assert "Final top-3 list:" in screen and " 2. ↳ Alien  = m4 (exact)  ← your target" in screen
-    with RunStore.open(outcome.run_dir / "store.sqlite") as store:  # type: ignore[attr-defined]
-        (result,) = store.read_results()
+    result, _ = stored(outcome)
     assert result.status == "failure" and len(result.exchanges) == 2
     assert [(i.title, i.item_id) for i in result.final_list] == [
         ("Up", "m3"),
@@ -110,13 +124,11 @@ async def test_unscored_session_runs_until_quit(tmp_path: Path, catalog: Catalog
     scenario = scripted_scenario(tmp_path, catalog, max_turns=1)
     rules = rules_recommending(catalog, "Up (2009)")
     outcome, screen = await run(scenario, rules, "hi", "more", "even more", "/quit", explain=True)
-    assert outcome.reason == "quit"  # type: ignore[attr-defined]
+    assert outcome.reason == "quit"
     assert "Unscored session" in screen and "MACRS · turn 3 · chat" in screen
     assert "planner  step1: Reviewed acts." in screen and "choice: chat" in screen
     assert "profile  mood = light-hearted" in screen
-    with RunStore.open(outcome.run_dir / "store.sqlite") as store:  # type: ignore[attr-defined]
-        (result,) = store.read_results()
-        meta = store.all_meta()
+    result, meta = stored(outcome)
     # Three system turns; the last, unanswered, is kept with an empty user text.
     assert [(e.turn, e.system.act, e.user.text) for e in result.exchanges] == [
         (1, "ask", "more"),
@@ -132,7 +144,7 @@ async def test_quitting_before_the_system_speaks_saves_nothing(
 ) -> None:
     scenario = scripted_scenario(tmp_path, catalog)
     outcome, screen = await run(scenario, rules_recommending(catalog, "Up"), "/quit")
-    assert outcome.run_dir is None and outcome.result is None  # type: ignore[attr-defined]
+    assert outcome.run_dir is None and outcome.result is None
     assert "nothing to save" in screen
     assert not (tmp_path / "runs").exists() or not any(
         p.is_dir() for p in (tmp_path / "runs").iterdir()
@@ -153,10 +165,9 @@ async def test_a_model_fault_ends_the_session_and_keeps_it(
 
     rules["planner"] = broken_on_turn_2  # type: ignore[assignment]
     outcome, screen = await run(scenario, rules, "hi", "more")
-    assert outcome.reason == "error"  # type: ignore[attr-defined]
+    assert outcome.reason == "error"
     assert "session ended by an error: RuntimeError: planner fell over" in screen
-    with RunStore.open(outcome.run_dir / "store.sqlite") as store:  # type: ignore[attr-defined]
-        (result,) = store.read_results()
+    result, _ = stored(outcome)
     assert result.status == "error" and result.error == "RuntimeError: planner fell over"
     assert [(e.system.text, e.user.text) for e in result.exchanges] == [(ASK_TEXT, "more")]
 
@@ -167,7 +178,8 @@ async def test_bad_target_and_system_are_one_line_errors(tmp_path: Path, catalog
         await run(scenario, {}, "hi", target="Zzyzx Road")
     with pytest.raises(ConfigError) as err:
         pick_system(scenario, "RecMind")
-    assert str(err.value) == "--system 'RecMind': scenario 't' has no such system (MACRS, single-LLM)"
+    expected = "--system 'RecMind': scenario 't' has no such system (MACRS, single-LLM)"
+    assert str(err.value) == expected
     assert not (tmp_path / "runs").exists()
 
 

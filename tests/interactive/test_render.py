@@ -85,7 +85,9 @@ def test_a_turn_with_grounded_and_unknown_items() -> None:
     view = ChatView(Console(file=out, width=70, color_system=None))
     view.welcome("MACRS", "macrs", "scripted", Item(item_id="m1", title="Heat", year=1995), 5)
     items = (ItemRef(title="Heat", item_id="m1", score=1.0, method="exact"), ItemRef(title="Zzz"))
-    view.system_turn(2, "MACRS", SystemTurn(act="recommend", text="Try [red]Heat[/red].", items=items))
+    view.system_turn(
+        2, "MACRS", SystemTurn(act="recommend", text="Try [red]Heat[/red].", items=items)
+    )
     assert [line.rstrip() for line in out.getvalue().splitlines()] == [
         "Chatting with MACRS (macrs, scripted model)",
         "Scored session: your target is Heat (1995) (id m1); at most 5 turns.",
