@@ -70,7 +70,7 @@ def resolve_target(setup: CampaignSetup, title: str) -> Item:
     if ref.item_id is None:
         raise ConfigError(
             f"--target {title!r}: no item of dataset {setup.dataset.name!r} has that title"
-            " (give it as the catalog spells it, e.g. 'Heat (1995)')"
+            " (give it as the catalog spells it, optionally with its year)"
         )
     return setup.catalog[ref.item_id]
 
