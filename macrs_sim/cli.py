@@ -12,6 +12,7 @@ from typing import NoReturn
 from rich.console import Console
 
 from macrs_sim.cli_analysis import add_analysis_commands
+from macrs_sim.cli_chat import add_chat_command
 from macrs_sim.cli_data import add_data_commands
 from macrs_sim.cli_models import add_model_commands
 from macrs_sim.cli_serve import add_serve_commands
@@ -109,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_data_commands(sub)
     add_serve_commands(sub)
     add_view_command(sub)
+    add_chat_command(sub)
     return parser
 
 

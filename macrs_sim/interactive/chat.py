@@ -1,0 +1,188 @@
+"""`macrs-sim chat`: a person plays the user against one system of a scenario.
+
+The system is built as in a campaign (`CampaignSetup.build_system`) and wrapped as an
+AgentChat agent; the person speaks through an AgentChat `UserProxyAgent`. The session
+is saved as a one-dialogue run (see save.py) unless the system never answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import FrameType
+
+from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
+from macrs_sim.config import Scenario, SystemConfig, parse_scenario
+from macrs_sim.errors import ConfigError
+from macrs_sim.interactive.agent import RecommenderChatAgent
+from macrs_sim.interactive.person import PersonSimulator, ReadReply
+from macrs_sim.interactive.render import ChatView
+from macrs_sim.interactive.save import person_sample, save_session
+from macrs_sim.interactive.session import ChatSession, EndReason, SessionEnd, session_result
+from macrs_sim.llm.factory import preflight
+from macrs_sim.llm.scripted import Rule
+from macrs_sim.protocol import DialogueResult, Item, Sample
+
+
+@dataclass(frozen=True)
+class ChatOptions:
+    system: str | None = None  # a system name of the scenario; default: its first
+    target: str | None = None  # a title: makes the session scored
+    output_dir: Path | None = None  # default: the scenario's campaign.output_dir
+    session_id: str | None = None  # the recorded sample id; default person-<time>
+
+
+@dataclass(frozen=True)
+class ChatOutcome:
+    reason: EndReason
+    result: DialogueResult | None
+    run_dir: Path | None
+
+
+def default_chat_scenario() -> Scenario:
+    """With no scenario file: the quickstart's systems on the embedded model, demo data."""
+    systems = [{"name": "MACRS", "kind": "macrs"}, {"name": "single-LLM", "kind": "single_llm"}]
+    return parse_scenario({"name": "chat", "systems": systems}, "<built-in chat scenario>")
+
+
+def pick_system(scenario: Scenario, name: str | None) -> SystemConfig:
+    if name is None:
+        return scenario.systems[0]
+    for cfg in scenario.systems:
+        if cfg.name == name:
+            return cfg
+    names = ", ".join(s.name for s in scenario.systems)
+    raise ConfigError(f"--system {name!r}: scenario {scenario.name!r} has no such system ({names})")
+
+
+def chat_scenario(scenario: Scenario, cfg: SystemConfig) -> Scenario:
+    """What the run records: the one system talked to, under a name no campaign resumes."""
+    return scenario.model_copy(update={"name": f"{scenario.name}-chat", "systems": [cfg]})
+
+
+def resolve_target(setup: CampaignSetup, title: str) -> Item:
+    ref = setup.grounder.ground(title)
+    if ref.item_id is None:
+        raise ConfigError(
+            f"--target {title!r}: no item of dataset {setup.dataset.name!r} has that title"
+            " (give it as the catalog spells it, optionally with its year)"
+        )
+    return setup.catalog[ref.item_id]
+
+
+async def chat(
+    scenario: Scenario,
+    options: ChatOptions,
+    read: ReadReply,
+    view: ChatView,
+    *,
+    scripted_rules: Mapping[str, Rule] | None = None,
+) -> ChatOutcome:
+    """Run one session and save it; bad options raise ConfigError before anything starts."""
+    cfg = pick_system(scenario, options.system)
+    recorded = with_cache_path(chat_scenario(scenario, cfg), options.output_dir)
+    setup = CampaignSetup.from_scenario(recorded, scripted_rules=scripted_rules)
+    agent: RecommenderChatAgent | None = None
+    try:
+        target = resolve_target(setup, options.target) if options.target else None
+        model = recorded.system_model(cfg)
+        await preflight(model)
+        view.welcome(cfg.name, cfg.kind, model.backend, target, recorded.protocol.max_turns)
+        sample_id = options.session_id or f"person-{time.strftime('%Y%m%d-%H%M%S')}"
+        view.loading(f"loading {cfg.name}…")
+        agent = RecommenderChatAgent(
+            lambda dialogue_id: setup.build_system(cfg, dialogue_id),
+            dialogue_id=f"{cfg.name}:{sample_id}",
+            max_turns=recorded.protocol.max_turns,
+            grounder=setup.grounder,
+        )
+        person = PersonSimulator(read, target_id=target.item_id if target else None)
+        end = await ChatSession(agent, person, view, recorded.protocol).run()
+        # Saved before anything else is awaited: after Ctrl-C, asyncio may cancel any await.
+        sample = person_sample(sample_id, "", target.item_id if target else None)
+        return finish(setup, agent, sample, end, view, options.output_dir)
+    finally:
+        await _close_quietly(agent, setup, view)
+
+
+def finish(
+    setup: CampaignSetup,
+    agent: RecommenderChatAgent,
+    sample: Sample,
+    end: SessionEnd,
+    view: ChatView,
+    output_dir: Path | None,
+) -> ChatOutcome:
+    """Show how the session ended and save it as a run (when the system ever spoke)."""
+    scenario = setup.scenario
+    if agent.state is not None:
+        sample = sample.model_copy(update={"opening": agent.state.opening.text})
+    scored = bool(sample.target_id)
+    result = session_result(agent, sample, end, scenario.protocol.max_turns if scored else None)
+    view.ended(end.reason, result)
+    if result is None:
+        view.nothing_saved()
+        return ChatOutcome(end.reason, None, None)
+    run_dir = save_session(
+        output_dir or Path(scenario.campaign.output_dir),
+        scenario,
+        sample,
+        result,
+        setup.log.pop(agent.dialogue_id),
+        chat={"scored": scored, "ended_by": end.reason},
+        dataset=(setup.dataset.name, setup.dataset.fingerprint),
+    )
+    view.saved(run_dir)
+    return ChatOutcome(end.reason, result, run_dir)
+
+
+async def _close_quietly(
+    agent: RecommenderChatAgent | None, setup: CampaignSetup, view: ChatView
+) -> None:
+    """Close the system and the clients; the session is over (and saved) whatever happens."""
+    for what, close in (("the system", agent.close if agent else None), ("models", setup.close)):
+        if close is None:
+            continue
+        try:
+            await close()
+        except asyncio.CancelledError:
+            pass  # Ctrl-C cancelled what closing waits for: nothing is left to close
+        except Exception as err:
+            view.warn(f"closing {what} failed: {err}")
+
+
+def run_chat(
+    scenario: Scenario,
+    options: ChatOptions,
+    read: ReadReply,
+    view: ChatView,
+    **kwargs: object,
+) -> ChatOutcome | None:
+    """`chat` from synchronous code; Ctrl-C ends the session cleanly (None if it came
+    before the session started). Ctrl-C raises KeyboardInterrupt wherever the process is,
+    so a person at the prompt is interrupted at once (asyncio's own handler would only
+    cancel the task, which a blocked read never notices)."""
+    box: list[ChatOutcome] = []
+
+    async def main() -> None:
+        box.append(await chat(scenario, options, read, view, **kwargs))  # type: ignore[arg-type]
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _interrupt) if main_thread else None
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass  # the session, cancelled, saved what was said before asyncio.run returned
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    return box[0] if box else None
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
