@@ -85,10 +85,33 @@ def string_leaves(schema: Any, defs: dict[str, Any], depth: int = 0) -> int:
     return sum(string_leaves(p, defs, depth + 1) for p in props.values())
 
 
+def structure_chars(schema: Any, defs: dict[str, Any], depth: int = 0) -> int:
+    """Characters a reply to `schema` spends outside its free text: each key with its quotes,
+    colon and comma (6), enum values at their longest; arrays counted as up to 3 items."""
+    if not isinstance(schema, dict) or depth > 8:
+        return 0
+    if "$ref" in schema:
+        return structure_chars(defs.get(str(schema["$ref"]).split("/")[-1], {}), defs, depth + 1)
+    if "enum" in schema:
+        return max((len(str(v)) + 2 for v in schema["enum"]), default=0)
+    if schema.get("type") == "array":
+        items = min(int(schema.get("maxItems", 3)), 3)
+        return 2 + items * structure_chars(schema.get("items", {}), defs, depth + 1)
+    for key in ("anyOf", "oneOf", "allOf"):
+        if key in schema:
+            return max(structure_chars(s, defs, depth + 1) for s in schema[key])
+    props = schema.get("properties", {})
+    inner = sum(len(name) + 6 + structure_chars(p, defs, depth + 1) for name, p in props.items())
+    return inner + 2 if props else 0
+
+
 def string_cap(schema: dict[str, Any], max_tokens: int, max_chars: int) -> int:
-    """Characters per string so that all of them fit the token budget (~3 chars a token)."""
-    leaves = string_leaves(schema, schema.get("$defs", {}))
-    return max(16, min(max_chars, 3 * max_tokens // (leaves + 1)))
+    """Characters per string so that the keys and all strings fit the token budget (~3 chars
+    a token). Keys count too: with 5 long keys and 64 tokens they take half the budget, and a
+    reply that ignores them is cut off before its JSON closes."""
+    defs = schema.get("$defs", {})
+    free = 3 * max_tokens - structure_chars(schema, defs)
+    return max(16, min(max_chars, free // (string_leaves(schema, defs) + 1)))
 
 
 def response_format(

@@ -36,13 +36,19 @@ def test_string_cap_follows_the_token_budget() -> None:
     from macrs_sim.agents.macrs.schemas import PlannerOutput, StrategyOutput, UserProfile
     from macrs_sim.llm.embedded import string_cap
 
-    # 5 free strings, 256 tokens: 3 * 256 // 6 = 128 characters each.
-    assert string_cap(StrategyOutput.model_json_schema(), 256, 240) == 128
-    # 3 strings plus an enum (not free text): 3 * 64 // 4 = 48.
-    assert string_cap(PlannerOutput.model_json_schema(), 64, 240) == 48
-    # A list of {attribute, value} pairs counts as 3 items x 2 strings, plus a list of
-    # 3 strings: 9 leaves, 3 * 256 // 10 = 76.
-    assert string_cap(UserProfile.model_json_schema(), 256, 240) == 76
+    # Keys cost characters too: StrategyOutput's five keys (13+14+15+20+10 = 72 chars) plus
+    # 6 each for quotes, colon and comma, plus the braces: 72 + 30 + 2 = 104. Five free
+    # strings at 256 tokens: (3 * 256 - 104) // 6 = 110 characters each.
+    assert string_cap(StrategyOutput.model_json_schema(), 256, 240) == 110
+    # At 64 tokens the keys take more than half the budget: (192 - 104) // 6 = 14 -> floor 16.
+    assert string_cap(StrategyOutput.model_json_schema(), 64, 240) == 16
+    # 3 strings plus an enum (not free text): keys 3 * (5 + 6) + (6 + 6) = 45, the longest
+    # choice "recommend" with quotes 11, braces 2 -> 58; (192 - 58) // 4 = 33.
+    assert string_cap(PlannerOutput.model_json_schema(), 64, 240) == 33
+    # A list of {attribute, value} pairs counts as 3 items x 2 strings, plus a list of 3
+    # strings: 9 leaves. Keys: current_demand 20 + array (2 + 3 x (15 + 11 + 2)) = 106,
+    # browsing_history 22 + array 2 = 24, braces 2 -> 132; (768 - 132) // 10 = 63.
+    assert string_cap(UserProfile.model_json_schema(), 256, 240) == 63
     # Never above the configured cap, never below 16.
     assert string_cap(Reply.model_json_schema(), 4096, 240) == 240
     assert string_cap(StrategyOutput.model_json_schema(), 8, 240) == 16
