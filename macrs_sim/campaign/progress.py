@@ -19,6 +19,22 @@ class CampaignProgress:
                 TimeElapsedColumn(),
             )
         self._successes: dict[int, int] = {}
+        self._status: int | None = None  # the status line's task, made on first use
+        self._status_text: str | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return self._progress is not None
+
+    def set_status(self, text: str | None) -> None:
+        """A line under the bars (e.g. an outage); None hides it."""
+        if self._progress is None or text == self._status_text:
+            return
+        self._status_text = text
+        if self._status is None:
+            self._status = int(self._progress.add_task("", total=None, successes=0))
+        visible = text is not None
+        self._progress.update(self._status, description=text or "", visible=visible)  # type: ignore[arg-type]
 
     def __enter__(self) -> CampaignProgress:
         if self._progress is not None:

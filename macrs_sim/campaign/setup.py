@@ -12,11 +12,12 @@ from macrs_sim.agents.base import Recommender
 from macrs_sim.agents.macrs.system import MACRSOptions, MACRSRecommender
 from macrs_sim.agents.scripted_rules import default_scripted_rules
 from macrs_sim.agents.single_llm import SingleLLMRecommender
-from macrs_sim.config import ModelConfig, Scenario, SystemConfig
+from macrs_sim.config import ModelConfig, OpenAIModel, Scenario, SystemConfig
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
 from macrs_sim.llm.accounting import CallLog
+from macrs_sim.llm.breaker import CircuitBreaker
 from macrs_sim.llm.cache import CACHE_FILE, ResponseCache
 from macrs_sim.llm.factory import build_client
 from macrs_sim.llm.scripted import Rule
@@ -56,6 +57,8 @@ class CampaignSetup:
     log: CallLog = field(default_factory=CallLog)
     clients: dict[str, ChatCompletionClient] = field(default_factory=dict)
     scripted_rules: Mapping[str, Rule] | None = None
+    # How long a call waits for a server that went away before its dialogue is left unfinished.
+    outage_wait_s: float = 600.0
 
     def __post_init__(self) -> None:
         self.catalog: Catalog = self.dataset.catalog
@@ -77,7 +80,7 @@ class CampaignSetup:
         """One client per distinct model config, shared by every dialogue and role."""
         key = model_key(cfg)
         if key not in self.clients:
-            self.clients[key] = build_client(
+            client = build_client(
                 cfg,
                 temperature=self.scenario.protocol.temperature,
                 log=self.log,
@@ -85,6 +88,9 @@ class CampaignSetup:
                 cache=self.cache,
                 faults=self.scenario.faults,
             )
+            if isinstance(cfg, OpenAIModel):  # a server that goes away makes calls wait
+                client = CircuitBreaker(client, outage_wait_s=self.outage_wait_s)
+            self.clients[key] = client
         return self.clients[key]
 
     @property
