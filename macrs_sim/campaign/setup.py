@@ -28,6 +28,10 @@ from macrs_sim.simulators.base import UserSimulator
 from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
 
 
+# How long a call waits for a server that went away before its dialogue is left unfinished.
+OUTAGE_WAIT_S = 600.0
+
+
 def model_key(cfg: ModelConfig) -> str:
     return cfg.model_dump_json()
 
@@ -57,10 +61,9 @@ class CampaignSetup:
     log: CallLog = field(default_factory=CallLog)
     clients: dict[str, ChatCompletionClient] = field(default_factory=dict)
     scripted_rules: Mapping[str, Rule] | None = None
-    # How long a call waits for a server that went away before its dialogue is left unfinished.
-    outage_wait_s: float = 600.0
 
     def __post_init__(self) -> None:
+        self.outage_wait_s = OUTAGE_WAIT_S
         self.catalog: Catalog = self.dataset.catalog
         self.grounder = Grounder(self.catalog)
         if self.scripted_rules is None:

@@ -23,17 +23,27 @@ def outage_line(board: OutageBoard) -> str | None:
     return f"waiting for the server: {board.waiting} calls waiting ({away:.0f} s)"
 
 
-async def _watch(bar: CampaignProgress, notify: Callable[[str], None], board: OutageBoard) -> None:
-    shown = False  # told (one line, without bars) that an outage began
-    while True:
-        line = outage_line(board)
-        bar.set_status(line)
-        if line is not None and not shown and not bar.enabled:
-            notify("waiting for the server (calls fail on every endpoint); dialogues pause")
-        if line is None and shown and not bar.enabled:
-            notify("the server answers again; dialogues go on")
-        shown = line is not None
-        await asyncio.sleep(POLL_S)
+class _Watcher:
+    def __init__(self, bar: CampaignProgress, notify: Callable[[str], None], board: OutageBoard):
+        self.bar, self.notify, self.board = bar, notify, board
+        self.shown = False  # an outage is on the terminal now
+
+    def poll(self) -> None:
+        line = outage_line(self.board)
+        self.bar.set_status(line)
+        if not self.bar.enabled and (line is not None) != self.shown:
+            # Without bars: one line when an outage begins, one when it ends.
+            self.notify(
+                "waiting for the server (calls fail on every endpoint); dialogues pause"
+                if line is not None
+                else "the server answers again; dialogues go on"
+            )
+        self.shown = line is not None
+
+    async def run(self) -> None:
+        while True:
+            self.poll()
+            await asyncio.sleep(POLL_S)
 
 
 @contextlib.contextmanager
@@ -42,11 +52,13 @@ def watching_outages(
 ) -> Iterator[None]:
     """While inside, the status line (or one line each way, without bars) says when calls
     wait for a server that went away."""
-    task = asyncio.get_running_loop().create_task(_watch(bar, notify, board))
+    watcher = _Watcher(bar, notify, board)
+    task = asyncio.get_running_loop().create_task(watcher.run())
     try:
         yield
     finally:
         task.cancel()
+        watcher.poll()  # an outage that ended since the last look is told as over
         bar.set_status(None)
 
 

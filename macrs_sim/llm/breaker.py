@@ -1,15 +1,16 @@
 """A circuit breaker over one model's client: an outage makes calls wait, not fail.
 
 A call that fails transiently (after the retry layer's attempts) while no call to the
-same model has succeeded since it started means the server is down, not that this
+same model has succeeded since it was sent means the server is down, not that this
 request is bad: the circuit opens and the call waits, with capped exponential backoff,
-for the server to come back, then is sent again. Every call made while the circuit
+for the server to come back, then is sent again. (A call whose first round of attempts
+overlapped the start of an outage, when others still succeeded, gets one more round.) Every call made while the circuit
 is open waits too, so an outage does not burn the retries of every dialogue in
 flight. The first success closes the circuit and wakes every waiter at once.
 
 A call gives up after `outage_wait_s` of waiting and raises its last error (the
 campaign then leaves its dialogue unfinished, so the same command redoes it). A
-call that fails while others succeed is this call's own problem: it raises at once.
+call that fails again while others succeed is this call's own problem: it raises.
 """
 
 from __future__ import annotations
@@ -82,11 +83,13 @@ class CircuitBreaker(WrappingClient):
             try:
                 result = await call()
             except Exception as err:
-                if not is_transient(err) or self._successes != before:
+                answered = self._successes != before  # the server answered others meanwhile
+                if not is_transient(err) or (answered and round_no > 0):
                     raise
                 if time.monotonic() >= deadline:
                     raise
-                self._open()
+                if not answered:
+                    self._open()
                 round_no += 1
                 await self._wait(round_no, deadline)
                 continue
