@@ -40,7 +40,7 @@ RunStatus = Literal["finished", "stopped_budget", "incomplete"]
 # Meta key: the usage of calls a session made for dialogues not stored yet. A session
 # killed mid-run leaves it behind, and the next one counts it against the budget.
 IN_FLIGHT_KEY = "in_flight_usage"
-IN_FLIGHT_EVERY_S = 1.0
+IN_FLIGHT_EVERY_S = 0.25
 
 
 class StoreWriteFailed(MacrsSimError):
@@ -150,15 +150,16 @@ class Session:
 
     @contextlib.contextmanager
     def _recording_in_flight(self, store: RunStore) -> Iterator[None]:
-        """Also every second, for calls made while no dialogue ends (preparation, long ones)."""
+        """Also every IN_FLIGHT_EVERY_S, for calls made while no dialogue ends (preparation,
+        long dialogues)."""
 
-        async def every_second() -> None:
+        async def periodically() -> None:
             while True:
                 await asyncio.sleep(IN_FLIGHT_EVERY_S)
                 with contextlib.suppress(sqlite3.Error):  # a full disk is the Recorder's news
                     store.write_calls([], self._in_flight_meta())
 
-        task = asyncio.get_running_loop().create_task(every_second()) if self.budgeted else None
+        task = asyncio.get_running_loop().create_task(periodically()) if self.budgeted else None
         try:
             yield
         finally:

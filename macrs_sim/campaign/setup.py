@@ -27,7 +27,6 @@ from macrs_sim.simulators.agenda import AgendaUserSimulator
 from macrs_sim.simulators.base import UserSimulator
 from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
 
-
 # How long a call waits for a server that went away before its dialogue is left unfinished.
 OUTAGE_WAIT_S = 600.0
 

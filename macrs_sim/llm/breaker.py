@@ -3,10 +3,11 @@
 A call that fails transiently (after the retry layer's attempts) while no call to the
 same model has succeeded since it was sent means the server is down, not that this
 request is bad: the circuit opens and the call waits, with capped exponential backoff,
-for the server to come back, then is sent again. (A call whose first round of attempts
-overlapped the start of an outage, when others still succeeded, gets one more round.) Every call made while the circuit
-is open waits too, so an outage does not burn the retries of every dialogue in
-flight. The first success closes the circuit and wakes every waiter at once.
+for the server to come back, then is sent again (a call whose first round of attempts
+overlapped the start of an outage, when others still succeeded, gets one more round).
+Every call made while the circuit is open waits too, so an outage does not burn the
+retries of every dialogue in flight. The first success closes the circuit and wakes
+every waiter at once.
 
 A call gives up after `outage_wait_s` of waiting and raises its last error (the
 campaign then leaves its dialogue unfinished, so the same command redoes it). A
