@@ -141,3 +141,24 @@ def test_the_cli_says_incomplete_in_one_line_and_exits_3(
     assert len(lines) == 1, out
     assert f" of {N_SAMPLES} dialogues stored; " in lines[0]
     assert "not stored (the server failed or went away); run the same command again" in lines[0]
+
+
+async def test_users_an_outage_kept_from_being_prepared_are_prepared_by_the_same_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(campaign_setup, "OUTAGE_WAIT_S", 0.3)
+    async with FakeOpenAIServer() as srv:
+        srv.set_down(0, Fault("status", 502))  # GET /models answers: only chat is down
+        first, _ = await run_with(srv, tmp_path)
+        assert first.status == "incomplete" and first.stored == 0
+        with RunStore.open(first.store_path) as store:
+            assert [s.opening for s in store.read_samples()] == [""] * N_SAMPLES
+            assert store.count_errors() == 0
+        assert not (first.run_dir / "samples.jsonl").exists()  # not a usable sample set yet
+        srv.set_down(0, None)
+        second, _ = await run_with(srv, tmp_path)
+    assert second.run_dir == first.run_dir and second.status == "finished"
+    assert second.stored == N_SAMPLES and stored_errors(second) == []
+    with RunStore.open(second.store_path) as store:
+        assert all(s.opening for s in store.read_samples())
+    assert (second.run_dir / "samples.jsonl").is_file()  # written once all are prepared
