@@ -20,6 +20,7 @@ from macrs_sim.cli_view import add_view_command
 from macrs_sim.errors import ConfigError, MacrsSimError
 
 console = Console()
+INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command continues it
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -42,6 +43,7 @@ def _run(args: argparse.Namespace) -> int:
                 progress=not args.no_progress,
                 resume=not args.no_resume,
                 notify=lambda line: print(line, file=sys.stderr),
+                retry_errors=args.retry_errors,
             )
         )
     except CampaignInterrupted as stop:
@@ -55,12 +57,16 @@ def _run(args: argparse.Namespace) -> int:
             f" the same command again to continue ({result.run_dir})"
         )
     elif result.status == "incomplete":
-        print(f"incomplete: {done}; run the same command again to retry the rest")
+        missing = result.expected - result.stored
+        print(
+            f"incomplete: {done}; {missing} not stored (the server failed or went away);"
+            f" run the same command again to run them ({result.run_dir})"
+        )
     ended = "finished" if result.status == "finished" else "stopped"
     console.print(f"{ended} in {result.wall_s:.0f} s")
     console.print(f"run directory: {result.run_dir}")
     console.print(f"report: {result.report_path}")
-    return 0
+    return INCOMPLETE if result.status == "incomplete" else 0
 
 
 def _models_check(args: argparse.Namespace) -> int:
@@ -94,6 +100,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-resume",
         action="store_true",
         help="start a new run even if an unfinished run of this scenario is there",
+    )
+    run.add_argument(
+        "--retry-errors",
+        action="store_true",
+        help="run again the dialogues of the run stored as errors (of a finished run too)",
     )
     run.add_argument(
         "--executor", choices=["local", "ray"], help="where dialogues run (default: the scenario's)"

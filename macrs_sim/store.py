@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -206,34 +206,54 @@ class RunStore:
         rows = self._conn.execute("SELECT json FROM samples ORDER BY rowid")
         return [Sample.model_validate_json(r["json"]) for r in rows]
 
-    def write_dialogue(self, result: DialogueResult, calls: Sequence[LLMCallRecord]) -> None:
-        """Write a dialogue, its turns and its calls, all or nothing."""
-        row = result.model_dump(mode="json")
-        exchanges = row.pop("exchanges")
-        row["opening_json"] = json.dumps(row.pop("opening"))
-        row["final_list_json"] = json.dumps(row.pop("final_list"))
-        row["turns_taken"] = result.turns_taken
-        turns = [_turn_row(result.dialogue_id, ex) for ex in exchanges]
+    def write_dialogue(
+        self,
+        result: DialogueResult,
+        calls: Sequence[LLMCallRecord],
+        meta: Mapping[str, str] | None = None,
+    ) -> None:
+        """Write a dialogue, its turns and its calls (and `meta` keys), all or nothing."""
         try:
             with self._transaction() as conn:
-                cols = ", ".join(row)
-                params = ", ".join(f":{c}" for c in row)
-                conn.execute(f"INSERT INTO dialogues ({cols}) VALUES ({params})", row)
-                conn.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turns)
-                conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+                _insert_dialogue(conn, result, calls)
+                _set_meta(conn, meta or {})
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"dialogue {result.dialogue_id} not written: {exc}") from None
 
-    def write_prepared(self, samples: Sequence[Sample], calls: Sequence[LLMCallRecord]) -> None:
-        """Prepared samples with the calls that prepared them, all or nothing, so a run
-        killed in between neither loses the samples nor records their calls twice."""
+    def write_prepared(
+        self,
+        samples: Sequence[Sample],
+        calls: Sequence[LLMCallRecord],
+        dialogues: Sequence[DialogueResult] = (),
+    ) -> None:
+        """Prepared samples (replacing stored ones of the same id) with the calls that
+        prepared them and the error dialogues of those that could not be, all or nothing:
+        a run killed in between neither loses the samples nor records their calls twice."""
         rows = [(s.sample_id, s.model_dump_json()) for s in samples]
         try:
             with self._transaction() as conn:
-                conn.executemany("INSERT INTO samples (sample_id, json) VALUES (?, ?)", rows)
+                conn.executemany(
+                    "INSERT OR REPLACE INTO samples (sample_id, json) VALUES (?, ?)", rows
+                )
                 conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+                for result in dialogues:
+                    _insert_dialogue(conn, result, ())
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"samples not written: {exc}") from None
+
+    def delete_error_dialogues(self) -> int:
+        """Remove every dialogue stored as an error, in one transaction, so that it is run
+        again; its calls stay (they were paid for), no longer tied to a dialogue."""
+        with self._transaction() as conn:
+            ids = [
+                r[0]
+                for r in conn.execute("SELECT dialogue_id FROM dialogues WHERE status = 'error'")
+            ]
+            conn.executemany(
+                "UPDATE llm_calls SET dialogue_id = NULL WHERE dialogue_id = ?", [(i,) for i in ids]
+            )
+            conn.executemany("DELETE FROM dialogues WHERE dialogue_id = ?", [(i,) for i in ids])
+        return len(ids)
 
     def uncached_usage(self) -> list[tuple[str, int, int]]:
         """(model, prompt tokens, completion tokens) of calls that reached a backend."""
@@ -243,10 +263,37 @@ class RunStore:
         )
         return [(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
-    def write_calls(self, calls: Sequence[LLMCallRecord]) -> None:
+    def write_calls(
+        self, calls: Sequence[LLMCallRecord], meta: Mapping[str, str] | None = None
+    ) -> None:
         """Record calls not tied to a written dialogue (e.g. sample building)."""
         with self._transaction() as conn:
             conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+            _set_meta(conn, meta or {})
+
+    def settle_in_flight(self, key: str) -> int:
+        """Turn the usage a stopped session last recorded under meta `key` (calls of
+        dialogues it had in flight, {model: [prompt, completion]}) into call records
+        without a dialogue, once. Returns the tokens settled."""
+        value = self.get_meta(key)
+        usage: dict[str, list[int]] = json.loads(value) if value else {}
+        calls = [
+            LLMCallRecord(
+                dialogue_id=None,
+                system=None,
+                role="in_flight_when_stopped",
+                turn=None,
+                model=model,
+                prompt_tokens=p,
+                completion_tokens=c,
+            )  # fmt: skip
+            for model, (p, c) in sorted(usage.items())
+            if p or c
+        ]
+        with self._transaction() as conn:
+            conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+        return sum(c.prompt_tokens + c.completion_tokens for c in calls)
 
     def read_results(self, system: str | None = None) -> list[DialogueResult]:
         where, args = (" WHERE d.system = ?", (system,)) if system is not None else ("", ())
@@ -275,6 +322,11 @@ class RunStore:
     def finished_dialogue_ids(self) -> set[str]:
         return {r["dialogue_id"] for r in self._conn.execute("SELECT dialogue_id FROM dialogues")}
 
+    def count_errors(self) -> int:
+        """Dialogues stored as errors."""
+        row = self._conn.execute("SELECT COUNT(*) FROM dialogues WHERE status = 'error'")
+        return int(row.fetchone()[0])
+
     def read_calls(self) -> list[LLMCallRecord]:
         rows = self._conn.execute(f"SELECT {_CALL_COLS} FROM llm_calls ORDER BY id")
         return [LLMCallRecord.model_validate(dict(r)) for r in rows]
@@ -284,6 +336,25 @@ class RunStore:
         return {
             t: int(self._conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in tables
         }
+
+
+def _set_meta(conn: sqlite3.Connection, meta: Mapping[str, str]) -> None:
+    conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
+
+
+def _insert_dialogue(
+    conn: sqlite3.Connection, result: DialogueResult, calls: Sequence[LLMCallRecord]
+) -> None:
+    row = result.model_dump(mode="json")
+    exchanges = row.pop("exchanges")
+    row["opening_json"] = json.dumps(row.pop("opening"))
+    row["final_list_json"] = json.dumps(row.pop("final_list"))
+    row["turns_taken"] = result.turns_taken
+    turns = [_turn_row(result.dialogue_id, ex) for ex in exchanges]
+    cols, params = ", ".join(row), ", ".join(f":{c}" for c in row)
+    conn.execute(f"INSERT INTO dialogues ({cols}) VALUES ({params})", row)
+    conn.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turns)
+    conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
 
 
 def _turn_row(dialogue_id: str, ex: dict[str, Any]) -> tuple[Any, ...]:

@@ -212,3 +212,44 @@ def test_samples_round_trip(store: RunStore) -> None:
     with pytest.raises(ValueError):
         store.write_samples([samples[0].model_copy(update={"sample_id": "new"}), samples[1]])
     assert store.read_samples() == samples
+
+
+def test_delete_error_dialogues_detaches_their_calls_in_one_go(store: RunStore) -> None:
+    store.write_dialogue(_result("d1", status="success"), [_call("d1")])
+    store.write_dialogue(_result("d3", status="error"), [_call("d3"), _call("d3", turn=None)])
+    store.write_dialogue(_result("d4", status="error"), [])
+    assert store.count_errors() == 2
+    assert store.delete_error_dialogues() == 2
+    assert store.finished_dialogue_ids() == {"d1"} and store.count_errors() == 0
+    # The calls stay (they were paid for), tied to no dialogue; the turns went with them.
+    assert [c.dialogue_id for c in store.read_calls()] == ["d1", None, None]
+    assert store.counts() == {"dialogues": 1, "turns": 2, "llm_calls": 3}
+    assert store.delete_error_dialogues() == 0
+
+
+def test_write_prepared_replaces_samples_and_adds_error_dialogues(store: RunStore) -> None:
+    drawn = [Sample(sample_id=sid, user_id="u", history=("m2",), target_id="m1") for sid in "ab"]
+    store.write_prepared(
+        drawn, [_call(None, role="opening", turn=0)], [_result("x:b", "x", "error")]
+    )
+    ready = drawn[1].model_copy(update={"opening": "hello", "target_profile": ("crime",)})
+    store.write_prepared([ready], [])
+    assert store.read_samples() == [drawn[0], ready]  # replaced where it was
+    assert store.finished_dialogue_ids() == {"x:b"}
+    with pytest.raises(ValueError):  # all or nothing: a dialogue already there
+        store.write_prepared([drawn[0]], [_call(None)], [_result("x:b", "x", "error")])
+    assert len(store.read_calls()) == 1
+
+
+def test_in_flight_usage_is_settled_once_as_calls(store: RunStore) -> None:
+    usage = '{"qwen": [100, 20], "gpt": [0, 0]}'
+    store.write_dialogue(_result("d1"), [], {"in_flight": usage})
+    assert store.get_meta("in_flight") == usage  # written with the dialogue
+    assert store.settle_in_flight("in_flight") == 120
+    calls = store.read_calls()
+    assert [(c.model, c.prompt_tokens, c.completion_tokens, c.dialogue_id) for c in calls] == [
+        ("qwen", 100, 20, None)
+    ]
+    assert calls[0].role == "in_flight_when_stopped" and not calls[0].cached
+    assert store.settle_in_flight("in_flight") == 0 and len(store.read_calls()) == 1
+    assert store.uncached_usage() == [("qwen", 100, 20)]

@@ -28,7 +28,16 @@ class DialogueJob:
         return f"{self.system}:{self.sample.sample_id}"
 
 
-OnDone = Callable[[DialogueResult, list[LLMCallRecord]], None]
+@dataclass(frozen=True)
+class Unfinished:
+    """A dialogue an endpoint outage cut short: not a result; the same command runs it again."""
+
+    dialogue_id: str
+    system: str
+    cause: str
+
+
+OnDone = Callable[[DialogueResult | Unfinished, list[LLMCallRecord]], None]
 ShouldStop = Callable[[], bool]
 
 

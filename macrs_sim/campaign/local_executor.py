@@ -12,7 +12,7 @@ import gc
 from collections.abc import Iterator, Mapping, Sequence
 
 from macrs_sim.campaign.executor import DialogueJob, OnDone, ShouldStop
-from macrs_sim.campaign.jobs import deliver, error_result, run_job
+from macrs_sim.campaign.jobs import attempt_job, deliver, error_result
 
 __all__ = ["LocalExecutor", "error_result"]  # error_result: its home was here first
 from macrs_sim.campaign.setup import CampaignSetup
@@ -61,9 +61,7 @@ class LocalExecutor:
     async def _one(self, job: DialogueJob, on_done: OnDone) -> None:
         max_turns = self.setup.scenario.protocol.max_turns
         try:
-            result = await run_job(self.setup, job)
-        except Exception as err:  # building the system or simulator: this dialogue only
-            result = error_result(job, max_turns, err)
+            result = await attempt_job(self.setup, job)
         finally:
             # Also when cancelled: a dialogue that is never stored must not leave records behind.
             calls = self.setup.log.pop(job.dialogue_id)

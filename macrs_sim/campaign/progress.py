@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import TracebackType
 
+from rich.console import RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+
+class _StatusProgress(Progress):
+    """The bars, then one status line when there is news (not a bar: it has no total)."""
+
+    status: str | None = None
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield self.make_tasks_table(self.tasks)
+        if self.status:
+            yield Text(self.status, style="yellow")
 
 
 class CampaignProgress:
     def __init__(self, *, enabled: bool) -> None:
-        self._progress: Progress | None = None
+        self._progress: _StatusProgress | None = None
         if enabled:
-            self._progress = Progress(
+            self._progress = _StatusProgress(
                 TextColumn("{task.description:<20}"),
                 BarColumn(),
                 MofNCompleteColumn(),
@@ -19,6 +33,15 @@ class CampaignProgress:
                 TimeElapsedColumn(),
             )
         self._successes: dict[int, int] = {}
+
+    @property
+    def enabled(self) -> bool:
+        return self._progress is not None
+
+    def set_status(self, text: str | None) -> None:
+        """A line under the bars (e.g. an outage); None removes it."""
+        if self._progress is not None:
+            self._progress.status = text
 
     def __enter__(self) -> CampaignProgress:
         if self._progress is not None:

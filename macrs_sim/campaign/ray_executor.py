@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from macrs_sim.campaign.dialogue import describe_error
-from macrs_sim.campaign.executor import DialogueJob, OnDone, ShouldStop
-from macrs_sim.campaign.jobs import deliver, error_result, run_job
+from macrs_sim.campaign.executor import DialogueJob, OnDone, ShouldStop, Unfinished
+from macrs_sim.campaign.jobs import attempt_job, deliver, error_result
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.config import Scenario
 from macrs_sim.errors import ConfigError, MacrsSimError
@@ -52,11 +52,8 @@ class DialogueActor:
         # Built here, not in __init__, so a bad scenario reaches the driver as its own error.
         self.setup = CampaignSetup.from_scenario(self.scenario, scripted_rules=self.scripted_rules)
 
-    async def run(self, job: DialogueJob) -> tuple[DialogueResult, Calls]:
-        try:
-            result = await run_job(self.setup, job)
-        except Exception as err:  # e.g. the simulator's opening: costs this dialogue only
-            result = error_result(job, self.scenario.protocol.max_turns, err)
+    async def run(self, job: DialogueJob) -> tuple[DialogueResult | Unfinished, Calls]:
+        result = await attempt_job(self.setup, job)
         return result, self.setup.log.pop(job.dialogue_id)
 
     async def close(self) -> None:

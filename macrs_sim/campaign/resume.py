@@ -9,8 +9,10 @@ dialogue is written in one transaction, so a half-done one was never stored.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -18,18 +20,31 @@ from typing import Literal
 from macrs_sim.campaign.executor import DialogueJob, Executor
 from macrs_sim.campaign.judging import judge_campaign
 from macrs_sim.campaign.progress import CampaignProgress
+from macrs_sim.campaign.recorder import Recorder
 from macrs_sim.campaign.rundir import SAMPLES_FILE, STORE_FILE, open_run_store
-from macrs_sim.campaign.sampling import prepare_samples, sample_set_header
+from macrs_sim.campaign.sampling import sample_set_header
 from macrs_sim.campaign.setup import CampaignSetup
+from macrs_sim.campaign.status_line import quiet_task_errors, watching_outages
 from macrs_sim.campaign.stopping import CampaignInterrupted, StopControl
+from macrs_sim.campaign.users import is_prepared, ready_samples
 from macrs_sim.data.sample_set import write_sample_set
+from macrs_sim.errors import MacrsSimError
 from macrs_sim.llm.pricing import Spend
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+from macrs_sim.protocol import LLMCallRecord, Sample
 from macrs_sim.store import RunStore
 
-# "incomplete": a dialogue could not be stored at all; the same command retries it.
+# "incomplete": some dialogues are not stored (an outage cut them short, or the store
+# refused a write); the same command runs them again.
 RunStatus = Literal["finished", "stopped_budget", "incomplete"]
+# Meta key: the usage of calls a session made for dialogues not stored yet. A session
+# killed mid-run leaves it behind, and the next one counts it against the budget.
+IN_FLIGHT_KEY = "in_flight_usage"
+IN_FLIGHT_EVERY_S = 0.25
+
+
+class StoreWriteFailed(MacrsSimError):
+    """The run store refused a write (disk full): no dialogue was started after it."""
 
 
 @dataclass(frozen=True)
@@ -39,25 +54,7 @@ class Outcome:
     stored: int
     expected: int
     spend: Spend
-
-
-class Recorder:
-    """The executors' `on_done`: store the dialogue, count its cost, move the progress bar."""
-
-    def __init__(self, store: RunStore, spend: Spend, bar: CampaignProgress) -> None:
-        self.store, self.spend, self.bar = store, spend, bar
-        self.bar_tasks: dict[str, int] = {}
-
-    def track(self, systems: Sequence[str], n_samples: int, done: set[str]) -> None:
-        for name in systems:
-            self.bar_tasks[name] = task = self.bar.add(name, n_samples)
-            self.bar.advance(task, sum(d.split(":", 1)[0] == name for d in done))
-
-    def __call__(self, result: DialogueResult, calls: list[LLMCallRecord]) -> None:
-        self.store.write_dialogue(result, calls)
-        self.spend.add(calls)
-        if result.system in self.bar_tasks:
-            self.bar.advance(self.bar_tasks[result.system], success=result.status == "success")
+    unfinished: int = 0  # dialogues an outage cut short this session (not stored)
 
 
 class Session:
@@ -69,17 +66,21 @@ class Session:
         progress: bool,
         scripted_rules: Mapping[str, Rule] | None,
         notify: Callable[[str], None] | None = None,
+        retry_errors: bool = False,
     ) -> None:
         self.setup, self.run_dir, self.resumed = setup, run_dir, resumed
         self.progress, self.scripted_rules = progress, scripted_rules
         self.notify = notify or (lambda line: None)
+        self.retry_errors = retry_errors
         c = setup.scenario.campaign
         self.spend = Spend(c.prices, budget_tokens=c.budget_tokens, budget_usd=c.budget_usd)
         self.stop = StopControl(self.spend)
+        self.budgeted = c.budget_tokens is not None or c.budget_usd is not None
         self.expected = 0
+        self._prep_calls: list[LLMCallRecord] = []
 
     async def run(self, executor: Executor, drawn: list[Sample], *, prepared: bool) -> Outcome:
-        with self.stop.handling_sigint():
+        with self.stop.handling_sigint(), quiet_task_errors():
             try:
                 return await self._run(executor, drawn, prepared)
             except asyncio.CancelledError:
@@ -93,29 +94,77 @@ class Session:
         sc = self.setup.scenario
         self.expected = len(sc.systems) * len(drawn)
         with open_run_store(self.run_dir, self.resumed) as store:
-            store.set_meta("scenario_name", sc.name)
-            store.set_meta("systems", json.dumps([s.name for s in sc.systems]))
-            # "running" until the last dialogue is stored: reports can tell a partial run.
-            store.set_meta("status", "running")
-            with CampaignProgress(enabled=self.progress) as bar:
+            self._start(store)
+            with (
+                CampaignProgress(enabled=self.progress) as bar,
+                watching_outages(bar, self.notify),
+                self._recording_in_flight(store),
+            ):
                 samples = await self._samples(store, drawn, prepared, bar)
                 self.expected = len(sc.systems) * len(samples)
                 store.set_meta("expected_dialogues", str(self.expected))
-                for model, prompt, completion in store.uncached_usage():
-                    self.spend.add_usage(model, prompt, completion)  # earlier sessions count too
                 done = self._already_done(store)
-                recorder = Recorder(store, self.spend, bar)
+                recorder = Recorder(store, self.spend, bar, self._in_flight_meta)
                 recorder.track([s.name for s in sc.systems], len(samples), done)
                 jobs = [DialogueJob(s.name, x) for s in sc.systems for x in samples]
-                jobs = [j for j in jobs if j.dialogue_id not in done]
+                jobs = [j for j in jobs if j.dialogue_id not in done and is_prepared(j.sample)]
                 await executor.run(
-                    sc, jobs, recorder, self.stop.should_stop, scripted_rules=self.scripted_rules
-                )
+                    sc, jobs, recorder,
+                    lambda: self.stop.should_stop() or recorder.should_stop(),
+                    scripted_rules=self.scripted_rules,
+                )  # fmt: skip
+            if recorder.store_failure is not None:
+                raise self._store_failed(recorder)
             if self.stop.interrupted:
                 raise self._interrupted()
             status = await self._finish(store)
             stored = store.counts()["dialogues"]
-        return Outcome(status, len(done), stored, self.expected, self.spend)
+        unfinished = len(recorder.unfinished)
+        return Outcome(status, len(done), stored, self.expected, self.spend, unfinished)
+
+    def _start(self, store: RunStore) -> None:
+        sc = self.setup.scenario
+        store.set_meta("scenario_name", sc.name)
+        store.set_meta("systems", json.dumps([s.name for s in sc.systems]))
+        # "running" until the last dialogue is stored: reports can tell a partial run.
+        store.set_meta("status", "running")
+        if self.retry_errors:
+            n = store.delete_error_dialogues()
+            self.notify(f"retrying {n} dialogues stored as errors in {self.run_dir}")
+        store.settle_in_flight(IN_FLIGHT_KEY)  # calls of dialogues a killed session ran
+        for model, prompt, completion in store.uncached_usage():
+            self.spend.add_usage(model, prompt, completion)  # earlier sessions count too
+
+    def _in_flight_meta(self) -> dict[str, str]:
+        """Uncached usage of the calls not stored yet (dialogues in flight), per model;
+        only with a budget, which is what it is for."""
+        if not self.budgeted:
+            return {}
+        usage: dict[str, list[int]] = {}
+        for rec in self.setup.log.all():
+            if not rec.cached:
+                tokens = usage.setdefault(rec.model, [0, 0])
+                tokens[0] += rec.prompt_tokens
+                tokens[1] += rec.completion_tokens
+        return {IN_FLIGHT_KEY: json.dumps(usage)}
+
+    @contextlib.contextmanager
+    def _recording_in_flight(self, store: RunStore) -> Iterator[None]:
+        """Also every IN_FLIGHT_EVERY_S, for calls made while no dialogue ends (preparation,
+        long dialogues)."""
+
+        async def periodically() -> None:
+            while True:
+                await asyncio.sleep(IN_FLIGHT_EVERY_S)
+                with contextlib.suppress(sqlite3.Error):  # a full disk is the Recorder's news
+                    store.write_calls([], self._in_flight_meta())
+
+        task = asyncio.get_running_loop().create_task(periodically()) if self.budgeted else None
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
 
     def _already_done(self, store: RunStore) -> set[str]:
         done = store.finished_dialogue_ids()
@@ -124,19 +173,29 @@ class Session:
             self.notify(f"resuming {self.run_dir}: {n} dialogues already stored")
         return done
 
+    def _preparing_should_stop(self) -> bool:
+        """Preparation's calls count against the budget as they are made."""
+        calls = self.setup.log.pop(None)
+        self.spend.add(calls)
+        self._prep_calls += calls
+        return self.stop.should_stop()
+
+    def _take_prep_calls(self) -> list[LLMCallRecord]:
+        self._preparing_should_stop()
+        calls, self._prep_calls = self._prep_calls, []
+        return calls
+
     async def _samples(
         self, store: RunStore, drawn: list[Sample], prepared: bool, bar: CampaignProgress
     ) -> list[Sample]:
-        samples = store.read_samples()
-        if not samples:
-            ready: list[Sample] | None = drawn
-            if not prepared:
-                ready = await self.stop.race(prepare_samples(self.setup, drawn, bar))
-            if ready is None:
-                raise self._interrupted()
-            store.write_prepared(ready, self.setup.log.pop(None))
-            samples = ready
-        if not (self.run_dir / SAMPLES_FILE).exists():
+        work = ready_samples(
+            self.setup, store, drawn, prepared=prepared, bar=bar,
+            should_stop=self._preparing_should_stop, take_calls=self._take_prep_calls,
+        )  # fmt: skip
+        samples = await self.stop.race(work)
+        if samples is None:
+            raise self._interrupted()
+        if all(is_prepared(s) for s in samples) and not (self.run_dir / SAMPLES_FILE).exists():
             store.set_meta("dataset", self.setup.dataset.name)
             store.set_meta("dataset_fingerprint", self.setup.dataset.fingerprint)
             header = sample_set_header(self.setup, len(samples))
@@ -147,7 +206,7 @@ class Session:
         """The run's status now; judging (when enabled) is part of finishing."""
         if store.counts()["dialogues"] < self.expected:
             status: RunStatus = "stopped_budget" if self.spend.reached else "incomplete"
-            store.set_meta("status", "stopped_budget" if status == "stopped_budget" else "running")
+            store.set_meta("status", status)
             return status
         store.set_meta("prompt_sha256", json.dumps(self.setup.prompts.hashes()))
         if self.setup.scenario.judge.enabled:
@@ -156,6 +215,13 @@ class Session:
                 raise self._interrupted()
         store.set_meta("status", "finished")
         return "finished"
+
+    def _store_failed(self, recorder: Recorder) -> StoreWriteFailed:
+        return StoreWriteFailed(
+            f"{self.run_dir / STORE_FILE}: a write failed ({recorder.store_failure}); no new"
+            f" dialogue was started after it ({recorder.lost} computed but not stored); free"
+            " space and run the same command again to resume"
+        )
 
     def _interrupted(self) -> CampaignInterrupted:
         try:

@@ -9,6 +9,7 @@ raising a budget or switching to Ray continues the run instead of starting over.
 from __future__ import annotations
 
 import fcntl
+import itertools
 import os
 import shutil
 import time
@@ -24,6 +25,7 @@ SCENARIO_FILE = "scenario.resolved.toml"
 STORE_FILE = "store.sqlite"
 SAMPLES_FILE = "samples.jsonl"
 LOCK_FILE = ".lock"
+CLAIM_LOCK_FILE = ".claim.lock"  # in the output folder: one starter at a time chooses a run
 # campaign.* settings that say how or how far to run, never what a dialogue does.
 _OPERATIONAL = {"concurrency", "output_dir", "executor", "ray_actors", "ray_address"}
 _OPERATIONAL |= {"prices", "budget_tokens", "budget_usd"}
@@ -37,10 +39,10 @@ class RunLock:
         self._fd = fd
 
     @classmethod
-    def acquire(cls, run_dir: Path) -> RunLock | None:
-        fd = os.open(run_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    def acquire(cls, run_dir: Path, *, wait: bool = False, name: str = LOCK_FILE) -> RunLock | None:
+        fd = os.open(run_dir / name, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
             return None
@@ -67,16 +69,27 @@ def write_scenario(run_dir: Path, scenario: Scenario) -> None:
     os.replace(tmp, run_dir / SCENARIO_FILE)
 
 
-def new_run_dir(scenario: Scenario, base: Path) -> Path:
+def new_run_dir(scenario: Scenario, base: Path) -> tuple[Path, RunLock]:
+    """A new run directory, locked before its scenario file makes it findable."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = base / f"{scenario.name}-{stamp}"
-    n = 1
-    while path.exists():
-        n += 1
-        path = base / f"{scenario.name}-{stamp}-{n}"
-    path.mkdir(parents=True)
-    write_scenario(path, scenario)
-    return path
+    base.mkdir(parents=True, exist_ok=True)
+    for n in itertools.count(1):
+        path = base / (f"{scenario.name}-{stamp}" + (f"-{n}" if n > 1 else ""))
+        try:
+            path.mkdir()  # atomic: of two starters choosing the same name, one gets it
+        except FileExistsError:
+            continue
+        lock = RunLock.acquire(path)
+        assert lock is not None  # a directory made just now is nobody else's
+        write_scenario(path, scenario)
+        return path, lock
+    raise AssertionError("unreachable")
+
+
+def mark_reported(run_dir: Path) -> None:
+    """The last step of a run: its report is written (or deliberately skipped)."""
+    with RunStore.open(run_dir / STORE_FILE) as store:
+        store.set_meta("reported", "1")
 
 
 def open_run_store(run_dir: Path, resumed: bool) -> RunStore:
@@ -101,8 +114,9 @@ def _same_scenario(run_dir: Path, identity: dict[str, Any]) -> bool:
         return False  # not a scenario we could have written: not this campaign's run
 
 
-def _unfinished(run_dir: Path) -> bool:
-    """Whether the run still has work; a store that cannot be trusted is an error."""
+def _unfinished(run_dir: Path, retry_errors: bool) -> bool:
+    """Whether the run still has work (dialogues, its report, errors to retry when asked);
+    a store that cannot be trusted is an error."""
     path = run_dir / STORE_FILE
     if not path.exists() or RunStore.is_blank(path):
         return True  # killed before its store was made
@@ -110,6 +124,8 @@ def _unfinished(run_dir: Path) -> bool:
         with RunStore.open(path) as store:
             problem = store.integrity_problem()
             status = store.get_meta("status")
+            reported = store.get_meta("reported") == "1"
+            errors = store.count_errors() if retry_errors else 0
     except (DataError, OSError) as exc:
         problem = str(exc)
     if problem is not None:
@@ -117,10 +133,12 @@ def _unfinished(run_dir: Path) -> bool:
             f"{run_dir}: an unfinished run of this scenario has an unreadable store ({problem});"
             " move that directory away (or use --no-resume) to start a new run"
         )
-    return status != "finished"
+    return status != "finished" or not reported or errors > 0
 
 
-def find_resumable(scenario: Scenario, base: Path) -> tuple[Path, RunLock] | None:
+def find_resumable(
+    scenario: Scenario, base: Path, *, retry_errors: bool = False
+) -> tuple[Path, RunLock] | None:
     """The newest unfinished run of `scenario` under `base` that no process holds, locked."""
     if not base.is_dir():
         return None
@@ -132,7 +150,7 @@ def find_resumable(scenario: Scenario, base: Path) -> tuple[Path, RunLock] | Non
         if lock is None:
             continue  # another process is running it right now
         try:
-            if _unfinished(run_dir):
+            if _unfinished(run_dir, retry_errors):
                 return run_dir, lock
         except BaseException:
             lock.release()
@@ -141,13 +159,22 @@ def find_resumable(scenario: Scenario, base: Path) -> tuple[Path, RunLock] | Non
     return None
 
 
-def claim_run_dir(scenario: Scenario, base: Path, *, resume: bool) -> tuple[Path, RunLock, bool]:
-    """(run dir, its lock, whether it is resumed): an unfinished run of the scenario, or new."""
-    found = find_resumable(scenario, base) if resume else None
-    if found is not None:
-        write_scenario(found[0], scenario)  # its settings now: budget, prices, executor
-        return found[0], found[1], True
-    run_dir = new_run_dir(scenario, base)
-    lock = RunLock.acquire(run_dir)
-    assert lock is not None  # a directory made just now is nobody else's
-    return run_dir, lock, False
+def claim_run_dir(
+    scenario: Scenario, base: Path, *, resume: bool, retry_errors: bool = False
+) -> tuple[Path, RunLock, bool]:
+    """(run dir, its lock, whether it is resumed): an unfinished run of the scenario, or new.
+
+    Starters in the same output folder choose one at a time (a lock on the folder), so
+    two simultaneous starts never pick the same new directory or resume each other's."""
+    base.mkdir(parents=True, exist_ok=True)
+    choosing = RunLock.acquire(base, wait=True, name=CLAIM_LOCK_FILE)
+    assert choosing is not None  # a blocking acquire returns only when it holds the lock
+    try:
+        found = find_resumable(scenario, base, retry_errors=retry_errors) if resume else None
+        if found is not None:
+            write_scenario(found[0], scenario)  # its settings now: budget, prices, executor
+            return found[0], found[1], True
+        run_dir, lock = new_run_dir(scenario, base)
+        return run_dir, lock, False
+    finally:
+        choosing.release()

@@ -18,7 +18,7 @@ from macrs_sim.analysis.report import run_metrics, write_report
 from macrs_sim.campaign.executor import Executor
 from macrs_sim.campaign.local_executor import LocalExecutor
 from macrs_sim.campaign.resume import RunStatus, Session
-from macrs_sim.campaign.rundir import STORE_FILE, claim_run_dir, discard_run_dir
+from macrs_sim.campaign.rundir import STORE_FILE, claim_run_dir, discard_run_dir, mark_reported
 from macrs_sim.campaign.sampling import load_sample_set
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
 from macrs_sim.campaign.stopping import CampaignInterrupted
@@ -44,6 +44,7 @@ class CampaignResult:
     stored: int  # dialogues in the store now
     expected: int
     spend: Spend  # this run's spending, earlier sessions included
+    unfinished: int = 0  # dialogues an outage cut short this session (the same command redoes them)
 
     @property
     def store_path(self) -> Path:
@@ -78,11 +79,15 @@ async def run_campaign_async(
     resume: bool = True,
     notify: Callable[[str], None] | None = None,
     report: bool = True,
+    retry_errors: bool = False,
 ) -> CampaignResult:
     """Run (or resume, unless `resume` is False) a campaign; Ctrl-C raises CampaignInterrupted.
 
     `notify` gets one-line news such as which run is resumed and how far it got;
     `report=False` skips writing report.md and its figures (`macrs-sim report` can later).
+    `retry_errors` runs again the dialogues stored as errors (of a finished run too).
+    A run is done once its report is written: a run killed while writing it is found
+    again, and the same command writes only the report.
     """
     started = time.perf_counter()
     scenario = with_cache_path(scenario, output_dir)
@@ -95,10 +100,18 @@ async def run_campaign_async(
             await preflight(cfg)
         executor = make_executor(setup)
         base = output_dir if output_dir is not None else Path(scenario.campaign.output_dir)
-        run_dir, lock, resumed = claim_run_dir(scenario, base, resume=resume)
+        run_dir, lock, resumed = claim_run_dir(
+            scenario, base, resume=resume, retry_errors=retry_errors
+        )
         try:
-            session = Session(setup, run_dir, resumed, progress, scripted_rules, notify)
+            session = Session(
+                setup, run_dir, resumed, progress, scripted_rules, notify, retry_errors
+            )
             outcome = await session.run(executor, drawn, prepared=shared is not None)
+            if outcome.status == "finished":
+                if report:
+                    write_report(run_dir, setup.catalog)
+                mark_reported(run_dir)
         except CampaignInterrupted:
             raise  # kept, even with nothing stored yet: the same command resumes it
         except Exception:
@@ -109,12 +122,12 @@ async def run_campaign_async(
             lock.release()
     finally:
         await setup.close()
-    if report:
-        write_report(run_dir, setup.catalog)
+    if report and outcome.status != "finished":
+        write_report(run_dir, setup.catalog)  # a partial run's report says it is partial
     o = outcome
     return CampaignResult(
         run_dir, run_metrics_of(run_dir), time.perf_counter() - started,
-        o.status, resumed, o.already_done, o.stored, o.expected, o.spend,
+        o.status, resumed, o.already_done, o.stored, o.expected, o.spend, o.unfinished,
     )  # fmt: skip
 
 

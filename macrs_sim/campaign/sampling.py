@@ -8,6 +8,7 @@ talks to the same prepared users.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from autogen_core.models import ChatCompletionClient
@@ -33,14 +34,25 @@ def load_sample_set(setup: CampaignSetup) -> list[Sample] | None:
     return read_sample_set(Path(path), setup.catalog, dataset=expected)[1]
 
 
-async def prepare_samples(
-    setup: CampaignSetup, samples: list[Sample], bar: CampaignProgress
-) -> list[Sample]:
-    """Target profile and opening for each sample, `campaign.concurrency` at a time."""
+# What preparing one sample gave: the prepared sample, the error that ended its attempts,
+# or None when it was not started (a budget or Ctrl-C stopped preparation first).
+Prepared = Sample | Exception | None
+
+
+async def prepare_each(
+    setup: CampaignSetup,
+    samples: list[Sample],
+    bar: CampaignProgress,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> list[Prepared]:
+    """Target profile and opening for each sample, `campaign.concurrency` at a time; a
+    sample that cannot be prepared costs that sample only."""
     task = bar.add("preparing samples", len(samples))
     if not setup.simulator_uses_llm:
         people = setup.scenario.simulator.profile_people
-        prepared = [prepare_agenda_sample(setup.catalog, s, people=people) for s in samples]
+        prepared: list[Prepared] = [
+            prepare_agenda_sample(setup.catalog, s, people=people) for s in samples
+        ]
         bar.advance(task, len(prepared))
         return prepared
     client = setup.client(setup.scenario.simulator_model())
@@ -48,8 +60,10 @@ async def prepare_samples(
     template = SIMULATOR_PROMPTS[setup.scenario.simulator.instruction]
     limit = asyncio.Semaphore(setup.scenario.campaign.concurrency)
 
-    async def one(sample: Sample) -> Sample:
+    async def one(sample: Sample) -> Prepared:
         async with limit:
+            if should_stop():
+                return None
             done = await _prepare_one(setup, client, sample, retries, template)
             bar.advance(task)
             return done
@@ -57,14 +71,29 @@ async def prepare_samples(
     return list(await asyncio.gather(*(one(s) for s in samples)))
 
 
-# Whole-sample attempts on top of the client's own retries: a sample whose preparation still
-# fails is a setup problem (wrong key, wrong model), and the campaign stops with one line.
+async def prepare_samples(
+    setup: CampaignSetup, samples: list[Sample], bar: CampaignProgress
+) -> list[Sample]:
+    """Every sample prepared, or ModelUnavailableError naming the first that could not be."""
+    ready: list[Sample] = []
+    for sample, done in zip(samples, await prepare_each(setup, samples, bar), strict=True):
+        if not isinstance(done, Sample):
+            raise ModelUnavailableError(
+                f"preparing sample {sample.sample_id} (target profile, opening) failed: "
+                f"{describe_error(done or RuntimeError('not started'))}"
+            )
+        ready.append(done)
+    return ready
+
+
+# Whole-sample attempts on top of the client's own retries (errors the model itself
+# causes, such as a reply that breaks its schema after the repairs, are not retried).
 SAMPLE_ATTEMPTS = 3
 
 
 async def _prepare_one(
     setup: CampaignSetup, client: ChatCompletionClient, sample: Sample, retries: int, template: str
-) -> Sample:
+) -> Sample | Exception:
     for attempt in range(1, SAMPLE_ATTEMPTS + 1):
         try:
             sim = setup.scenario.simulator
@@ -78,14 +107,11 @@ async def _prepare_one(
                 people=sim.profile_people,
                 max_leak_retries=sim.max_leak_retries,
             )
-        except MacrsSimError:
-            raise
+        except MacrsSimError as err:
+            return err
         except Exception as err:
             if attempt == SAMPLE_ATTEMPTS:
-                raise ModelUnavailableError(
-                    f"preparing sample {sample.sample_id} (target profile, opening) failed "
-                    f"{SAMPLE_ATTEMPTS} times: {describe_error(err)}"
-                ) from None
+                return err
     raise AssertionError("unreachable")
 
 

@@ -12,11 +12,12 @@ from macrs_sim.agents.base import Recommender
 from macrs_sim.agents.macrs.system import MACRSOptions, MACRSRecommender
 from macrs_sim.agents.scripted_rules import default_scripted_rules
 from macrs_sim.agents.single_llm import SingleLLMRecommender
-from macrs_sim.config import ModelConfig, Scenario, SystemConfig
+from macrs_sim.config import ModelConfig, OpenAIModel, Scenario, SystemConfig
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
 from macrs_sim.llm.accounting import CallLog
+from macrs_sim.llm.breaker import CircuitBreaker
 from macrs_sim.llm.cache import CACHE_FILE, ResponseCache
 from macrs_sim.llm.factory import build_client
 from macrs_sim.llm.scripted import Rule
@@ -25,6 +26,9 @@ from macrs_sim.protocol import Sample
 from macrs_sim.simulators.agenda import AgendaUserSimulator
 from macrs_sim.simulators.base import UserSimulator
 from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
+
+# How long a call waits for a server that went away before its dialogue is left unfinished.
+OUTAGE_WAIT_S = 600.0
 
 
 def model_key(cfg: ModelConfig) -> str:
@@ -58,6 +62,7 @@ class CampaignSetup:
     scripted_rules: Mapping[str, Rule] | None = None
 
     def __post_init__(self) -> None:
+        self.outage_wait_s = OUTAGE_WAIT_S
         self.catalog: Catalog = self.dataset.catalog
         self.grounder = Grounder(self.catalog, popularity=self.dataset.popularity)
         if self.scripted_rules is None:
@@ -77,7 +82,7 @@ class CampaignSetup:
         """One client per distinct model config, shared by every dialogue and role."""
         key = model_key(cfg)
         if key not in self.clients:
-            self.clients[key] = build_client(
+            client = build_client(
                 cfg,
                 temperature=self.scenario.protocol.temperature,
                 log=self.log,
@@ -85,6 +90,9 @@ class CampaignSetup:
                 cache=self.cache,
                 faults=self.scenario.faults,
             )
+            if isinstance(cfg, OpenAIModel):  # a server that goes away makes calls wait
+                client = CircuitBreaker(client, outage_wait_s=self.outage_wait_s)
+            self.clients[key] = client
         return self.clients[key]
 
     @property

@@ -32,6 +32,10 @@ FaultKind = Literal["exception", "timeout", "empty", "bad_json", "rate_limit"]
 FAKE_URL = "http://fault-injection.invalid/v1/chat/completions"
 
 
+class InjectedTimeoutError(TimeoutError):
+    """An injected timeout, told apart from a real one (a campaign redoes only real outages)."""
+
+
 def request_digest(messages: Sequence[LLMMessage], json_output: JsonOutput) -> bytes:
     """What makes two calls "the same request": who asks, for what schema, with which text."""
     ctx = current_call()
@@ -110,7 +114,7 @@ class FaultInjectingClient(WrappingClient):
             )
         if kind == "timeout":
             await asyncio.sleep(self.timeout_after_s)
-            raise TimeoutError(f"injected fault: no reply within {self.timeout_after_s}s")
+            raise InjectedTimeoutError(f"injected fault: no reply within {self.timeout_after_s}s")
         if kind == "rate_limit":
             # RetryingClient honours retry-after-ms, so the pause stays a few milliseconds.
             headers = {"retry-after-ms": str(self.retry_after_ms)}

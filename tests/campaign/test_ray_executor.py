@@ -14,7 +14,7 @@ import ray
 
 from macrs_sim.agents.macrs.schemas import RecommendOutput
 from macrs_sim.agents.scripted_rules import default_scripted_rules
-from macrs_sim.campaign.executor import DialogueJob
+from macrs_sim.campaign.executor import DialogueJob, Unfinished
 from macrs_sim.campaign.jobs import run_job
 from macrs_sim.campaign.ray_executor import RayExecutor
 from macrs_sim.campaign.runner import run_campaign_async
@@ -88,6 +88,7 @@ async def run_locally(jobs: list[DialogueJob], rules: dict[str, Rule]) -> Got:
     got: Got = {}
     for job in jobs:
         result = await run_job(setup, job)
+        assert isinstance(result, DialogueResult)
         got[job.dialogue_id] = (result, setup.log.pop(job.dialogue_id))
     await setup.close()
     return got
@@ -105,7 +106,8 @@ class Collector:
         self.asked_at: list[float] = []
         self.stop_after = stop_after
 
-    def on_done(self, result: DialogueResult, calls: list[LLMCallRecord]) -> None:
+    def on_done(self, result: DialogueResult | Unfinished, calls: list[LLMCallRecord]) -> None:
+        assert isinstance(result, DialogueResult)  # no outage here
         self.got.append((result, calls))
         self.done_at.append(time.perf_counter())
 

@@ -76,7 +76,8 @@ async def test_a_crashed_run_resumes_redoing_only_the_missing_dialogues(tmp_path
 async def test_a_run_killed_before_storing_its_samples_prepares_them_again(
     tmp_path: Path, left: str
 ) -> None:
-    run_dir = new_run_dir(scenario(), tmp_path)
+    run_dir, lock = new_run_dir(scenario(), tmp_path)
+    lock.release()  # as if its process died
     if left == "empty store file":
         (run_dir / STORE_FILE).write_bytes(b"")
     elif left == "store without samples":
@@ -91,7 +92,8 @@ async def test_a_run_killed_before_storing_its_samples_prepares_them_again(
 
 
 async def test_an_unreadable_store_is_never_resumed_silently(tmp_path: Path) -> None:
-    run_dir = new_run_dir(scenario(), tmp_path)
+    run_dir, lock = new_run_dir(scenario(), tmp_path)
+    lock.release()
     (run_dir / STORE_FILE).write_bytes(b"this is not SQLite " * 300)
     with pytest.raises(DataError) as err:
         await run(scenario(), tmp_path)

@@ -258,6 +258,7 @@ async def test_local_executor_bounds_concurrency_stops_on_request_and_keeps_noth
 async def test_faults_outside_run_dialogue_cost_only_their_dialogue(
     tmp_path: Path, catalog: Catalog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from macrs_sim.campaign.executor import Unfinished
     from macrs_sim.campaign.local_executor import LocalExecutor
     from macrs_sim.campaign.setup import CampaignSetup
     from macrs_sim.protocol import DialogueResult, LLMCallRecord
@@ -273,7 +274,8 @@ async def test_faults_outside_run_dialogue_cost_only_their_dialogue(
     monkeypatch.setattr(CampaignSetup, "build_simulator", broken_simulator)
     stored: dict[str, DialogueResult] = {}
 
-    def on_done(result: DialogueResult, calls: list[LLMCallRecord]) -> None:
+    def on_done(result: DialogueResult | Unfinished, calls: list[LLMCallRecord]) -> None:
+        assert isinstance(result, DialogueResult)
         if result.dialogue_id == jobs[1].dialogue_id and result.status != "error":
             raise TypeError("result cannot be stored")  # a bug in on_done
         stored[result.dialogue_id] = result

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from autogen_core import AgentId, SingleThreadedAgentRuntime
 from autogen_core.models import ChatCompletionClient
@@ -74,17 +74,17 @@ class MACRSRecommender:
             )
             for act in RESPONDER_ACTS
         }
-        # A TaskGroup: if one responder fails, its siblings are cancelled before the error
-        # leaves this turn, so none of them calls the model after the dialogue is closed.
-        try:
-            async with asyncio.TaskGroup() as group:
-                tasks = [
-                    group.create_task(self._ask(act, requests[act], CandidateReply))
-                    for act in RESPONDER_ACTS
-                ]
-        except ExceptionGroup as errors:  # report the responder's own error, not the group
-            raise errors.exceptions[0] from None
-        candidates = dict(zip(RESPONDER_ACTS, (t.result() for t in tasks), strict=True))
+        # Every responder runs to its end before an error leaves this turn, so none calls the
+        # model after the dialogue is closed. Not cancelled: a message cancelled mid-flight
+        # makes autogen-core's runtime fail later in a task nobody awaits (InvalidStateError).
+        replies = await asyncio.gather(
+            *(self._ask(act, requests[act], CandidateReply) for act in RESPONDER_ACTS),
+            return_exceptions=True,
+        )
+        for reply in replies:
+            if isinstance(reply, BaseException):
+                raise reply  # the first responder's own error
+        candidates = dict(zip(RESPONDER_ACTS, cast(list[CandidateReply], replies), strict=True))
         plan = PlanRequest(
             turn=turn,
             dialogue_history=history,
