@@ -161,8 +161,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def add_model_commands(
-    sub: argparse._SubParsersAction[argparse.ArgumentParser],
-    models: argparse._SubParsersAction[argparse.ArgumentParser],
+    sub: argparse._SubParsersAction[Any],
+    models: argparse._SubParsersAction[Any],
 ) -> None:
     """`models train` (beside `models check`) and the `eval` group."""
     train = models.add_parser("train", help="train an item ranker (cached beside the dataset)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from macrs_sim.agents.base import Recommender
 from macrs_sim.campaign.dialogue import describe_error, run_dialogue
@@ -54,9 +55,11 @@ class _WatchedSystem:
             self.watch.last = err
             raise
 
-    async def final_list(self, state: DialogueState, k: int) -> list[ItemRef]:
+    async def final_list(
+        self, state: DialogueState, k: int, given: Sequence[ItemRef] = ()
+    ) -> list[ItemRef]:
         try:
-            return await self.inner.final_list(state, k)
+            return await self.inner.final_list(state, k, given)
         except Exception as err:
             self.watch.last = err
             raise

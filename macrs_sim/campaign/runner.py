@@ -25,9 +25,10 @@ from macrs_sim.campaign.stopping import CampaignInterrupted
 from macrs_sim.config import Scenario, load_scenario
 from macrs_sim.data.samples import build_samples
 from macrs_sim.errors import ConfigError
-from macrs_sim.llm.factory import preflight
+from macrs_sim.llm.factory import preflight_scenario
 from macrs_sim.llm.pricing import Spend
 from macrs_sim.llm.scripted import Rule
+from macrs_sim.llm.sizing import sizing_warning
 from macrs_sim.store import RunStore
 
 __all__ = ["CampaignInterrupted", "CampaignResult", "run_campaign", "run_campaign_async"]
@@ -96,8 +97,13 @@ async def run_campaign_async(
         # Bad data, models or executor fail here, before any file is made.
         shared = load_sample_set(setup)
         drawn = shared if shared is not None else build_samples(setup.dataset, scenario.data)
-        for cfg in setup.model_configs():
-            await preflight(cfg)
+        # `auto` structured outputs are probed here; the mode each endpoint accepted is what
+        # the run uses and saves in its resolved scenario (no client exists yet to rebuild).
+        scenario = await preflight_scenario(scenario, setup.model_configs(), notify)
+        setup.scenario = scenario
+        warning = sizing_warning(scenario)
+        if warning is not None and notify is not None:
+            notify(warning)
         executor = make_executor(setup)
         base = output_dir if output_dir is not None else Path(scenario.campaign.output_dir)
         run_dir, lock, resumed = claim_run_dir(

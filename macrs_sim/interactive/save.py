@@ -44,7 +44,7 @@ def save_session(
 
     `dataset` is (name, fingerprint); `chat` is kept as JSON (scored, ended_by, ...).
     """
-    run_dir = new_run_dir(scenario, base)
+    run_dir, lock = new_run_dir(scenario, base)
     try:
         with RunStore.create(run_dir / STORE_FILE) as store:
             store.set_meta("scenario_name", scenario.name)
@@ -61,4 +61,6 @@ def save_session(
     except BaseException:
         discard_run_dir(run_dir)
         raise
+    finally:
+        lock.release()
     return run_dir
