@@ -569,7 +569,7 @@ OUTPUT_CASES = [
     Case(
         "output-dir-under-a-file",
         ("run", "s.toml", "--output-dir", "afile/runs", "--no-progress"),
-        "error: afile/runs/t-",
+        "error: afile/runs: Not a directory (part of this path is a file where a folder is",
         {"s.toml": GOOD, "afile": "a regular file\n"},
     ),
     Case(

@@ -11,6 +11,8 @@ from macrs_sim.prompts import PromptLibrary
 
 TARGET = """[system]
 You write profiles.
+[user_no_people]
+Plot: $description
 [user]
 Film: $description
 """

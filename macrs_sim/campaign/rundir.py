@@ -59,7 +59,21 @@ def run_identity(resolved_toml: str) -> dict[str, Any]:
     campaign = data.get("campaign", {})
     for key in _OPERATIONAL:
         campaign.pop(key, None)
+    _drop_structured_outputs(data)
     return data
+
+
+def _drop_structured_outputs(node: Any) -> None:
+    """How a server is asked for JSON is how to talk to it, not what a dialogue does: a run
+    started while the probe could not decide ("auto") is the same run once it has."""
+    if isinstance(node, dict):
+        if node.get("backend") == "openai":
+            node.pop("structured_outputs", None)
+        for value in node.values():
+            _drop_structured_outputs(value)
+    elif isinstance(node, list):
+        for value in node:
+            _drop_structured_outputs(value)
 
 
 def write_scenario(run_dir: Path, scenario: Scenario) -> None:

@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+import openai
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.campaign.dialogue import describe_error
@@ -19,6 +20,7 @@ from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.data.sample_set import SampleSetHeader, read_sample_set, write_sample_set
 from macrs_sim.data.samples import build_samples
 from macrs_sim.errors import MacrsSimError, ModelUnavailableError
+from macrs_sim.llm.retry import is_transient
 from macrs_sim.protocol import Sample
 from macrs_sim.simulators.agenda import prepare_agenda_sample
 from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS
@@ -111,8 +113,19 @@ async def _prepare_one(
             return err
         except Exception as err:
             if attempt == SAMPLE_ATTEMPTS:
+                if refused(err):
+                    # The server refuses the request itself (a wrong spelling of JSON mode, a
+                    # wrong model name): every call would fail alike, so stop in one line.
+                    first = (str(err).strip().splitlines() or [type(err).__name__])[0]
+                    raise ModelUnavailableError(first) from None
                 return err
     raise AssertionError("unreachable")
+
+
+def refused(err: BaseException) -> bool:
+    """An HTTP error that no retry or wait can mend (a 4xx other than 408/409/429, or a
+    500 whose body says the request is malformed)."""
+    return isinstance(err, openai.APIStatusError) and not is_transient(err)
 
 
 def sample_set_header(setup: CampaignSetup, n_samples: int) -> SampleSetHeader:

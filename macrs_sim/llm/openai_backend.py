@@ -23,7 +23,7 @@ from macrs_sim.llm.base import WrappingClient
 from macrs_sim.llm.http_transport import AiohttpTransport
 from macrs_sim.llm.modes import AUTO_ORDER, Mode
 from macrs_sim.llm.pool import EndpointPool
-from macrs_sim.llm.probe import PROBE_MAX_TOKENS, endpoint_probe
+from macrs_sim.llm.probe import PROBE_MAX_TOKENS, ProbeUnavailableError, endpoint_probe
 from macrs_sim.llm.wire import WireClient
 from macrs_sim.redact import redact_text, redact_url
 
@@ -154,9 +154,16 @@ async def resolve_structured_outputs(
         return cfg
     key = api_key(cfg)
     urls = [url or DEFAULT_BASE_URL for url in cfg.endpoints()]
-    found = await asyncio.gather(
-        *(endpoint_probe(u, cfg.model, partial(_probe_client, cfg, u, key)) for u in urls)
-    )
+    try:
+        found = await asyncio.gather(
+            *(endpoint_probe(u, cfg.model, partial(_probe_client, cfg, u, key)) for u in urls)
+        )
+    except ProbeUnavailableError as busy:
+        # A server that is down for a moment must not stop a campaign from starting: the
+        # first structured call probes again, under the retry layer and the circuit breaker.
+        if notify is not None:
+            notify(f"{busy}; the mode is chosen at the first structured call")
+        return cfg
     # Replicas should agree; if not, the latest in the order is one every endpoint took.
     chosen = max(found, key=lambda p: AUTO_ORDER.index(p.mode))
     if notify is not None:

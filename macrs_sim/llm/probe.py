@@ -38,6 +38,18 @@ _RUNNING: dict[tuple[str, str], asyncio.Task[Probe]] = {}
 BuildClient = Callable[[Mode], ChatCompletionClient]
 
 
+class ProbeUnavailableError(ConnectionError):
+    """The server could not answer the probe just now (a 5xx, a 429, a lost connection).
+
+    A ConnectionError on purpose: at campaign start the mode is then left to the first
+    structured call, and there the retry layer and the circuit breaker treat it as the
+    passing outage it is, instead of the campaign refusing to start."""
+
+
+# Statuses that say the server is busy or down, not that the request is wrong.
+_BUSY = {408, 409, 429}
+
+
 class ProbeReply(BaseModel):
     ok: bool
 
@@ -92,12 +104,15 @@ async def probe(url: str, build: BuildClient) -> Probe:
         try:
             await client.create(PROBE_MESSAGES, json_output=ProbeReply)
         except openai.APIStatusError as err:
+            busy = err.status_code in _BUSY or err.status_code >= 500
+            if busy and not is_malformed(err):
+                raise ProbeUnavailableError(f"{url}: {_failed(err)}") from None
             if not is_malformed(err) or err.status_code in NOT_ABOUT_THE_BODY:
                 raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
             rejected.append((mode, f"HTTP {err.status_code} {complaint(err)}"))
             continue
         except (openai.APIConnectionError, TimeoutError, ConnectionError) as err:
-            raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
+            raise ProbeUnavailableError(f"{url}: {_failed(err)}") from None
         except (ValueError, openai.LengthFinishReasonError):
             pass  # the server took the request; the reply is not what the probe is about
         except NOT_A_COMPLETION as err:  # a 200 with some other body: a proxy's page, ...

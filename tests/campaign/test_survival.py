@@ -30,7 +30,7 @@ PREP_FAULT = "preparing the user failed: StructuredOutputError: opening: the mod
 
 
 def scenario(
-    n: int = 20, *, rate: float = 0.3, seed: int = 4, latency_s: float = 0.0, **campaign: Any
+    n: int = 20, *, rate: float = 0.3, seed: int = 9, latency_s: float = 0.0, **campaign: Any
 ) -> Scenario:
     return parse_scenario(
         {
@@ -61,24 +61,24 @@ async def test_a_user_that_cannot_be_prepared_costs_its_dialogues_only(tmp_path:
     result = await run(scenario(), tmp_path)
     assert result.status == "finished" and result.stored == result.expected == 40
     failed = {d: e for d, e in errors(result).items() if e and e.startswith("preparing")}
-    assert failed == {"MACRS:s-u0284": PREP_FAULT, "single:s-u0284": PREP_FAULT}
+    assert failed == {"MACRS:s-u0050": PREP_FAULT, "single:s-u0050": PREP_FAULT}
     with RunStore.open(result.store_path) as store:
         unprepared = [s.sample_id for s in store.read_samples() if not s.opening]
-    assert unprepared == ["s-u0284"]
+    assert unprepared == ["s-u0050"]
 
 
 async def test_retry_errors_runs_the_error_dialogues_again(tmp_path: Path) -> None:
     first = await run(scenario(), tmp_path)
     before = errors(first)
-    assert len(before) == 4  # two from the unprepared user, two from faults in dialogues
+    assert len(before) == 5  # two from the unprepared user, three from faults in dialogues
     again = await run(scenario(), tmp_path)
     assert again.run_dir != first.run_dir  # finished: a plain second run is a new run
     # Seeded faults strike the same requests again (a new process counts attempts anew),
-    # so the same four end as errors: deleted, redone (the user prepared again), stored.
+    # so the same five end as errors: deleted, redone (the user prepared again), stored.
     news: list[str] = []
     retried = await run(scenario(), tmp_path, retry_errors=True, notify=news.append)
     assert retried.run_dir == again.run_dir and retried.resumed
-    assert news[0] == f"retrying 4 dialogues stored as errors in {again.run_dir}"
+    assert news[0] == f"retrying 5 dialogues stored as errors in {again.run_dir}"
     assert retried.status == "finished" and retried.stored == 40 and errors(retried) == before
     # Other faults make another scenario: --retry-errors never touches another's run.
     clean = await run(scenario(rate=0.0), tmp_path, retry_errors=True)
@@ -89,12 +89,12 @@ async def test_retry_errors_with_the_faults_gone_leaves_no_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = await run(scenario(), tmp_path)
-    assert len(errors(first)) == 4
+    assert len(errors(first)) == 5
     from macrs_sim.llm import faults
 
     monkeypatch.setattr(faults.FaultInjectingClient, "decide", lambda *a: None)
     retried = await run(scenario(), tmp_path, retry_errors=True)
-    assert retried.run_dir == first.run_dir and retried.already_done == 36
+    assert retried.run_dir == first.run_dir and retried.already_done == 35
     assert retried.status == "finished" and retried.stored == 40 and errors(retried) == {}
     with RunStore.open(retried.store_path) as store:
         assert all(s.opening for s in store.read_samples())

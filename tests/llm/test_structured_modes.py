@@ -61,11 +61,12 @@ async def test_json_object_mode_puts_a_capped_schema_in_response_format(
     reply = await client.create(PROMPT, json_output=Answer)
     assert Answer.model_validate_json(str(reply.content))  # synthesized from that schema
     (body,) = srv.chat_bodies()
-    # The embedded backend's spelling: 3 * 60 tokens / (1 string + 1) = 90 chars a string.
+    # The embedded backend's spelling: the key "answer" costs 6 + 6 chars and the braces 2, so
+    # (3 * 60 tokens - 14) / (1 string + 1) = 83 chars a string.
     assert body["response_format"] == {
         "type": "json_object",
         "schema": {
-            "properties": {"answer": {"title": "Answer", "type": "string", "maxLength": 90}},
+            "properties": {"answer": {"title": "Answer", "type": "string", "maxLength": 83}},
             "required": ["answer"],
             "title": "Answer",
             "type": "object",

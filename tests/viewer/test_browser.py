@@ -75,7 +75,9 @@ async def _campaign(tmp_path: Path, catalog: Catalog) -> Path:
 
     def hostile(req: ScriptedRequest) -> BaseModel | str:
         if req.context.turn == 1:
-            return SingleLLMOutput(act="chat", item_title="", response=HOSTILE)
+            return SingleLLMOutput(
+                step1="-", step2="-", step3="-", act="chat", item_title="", response=HOSTILE
+            )
         return usual(req)
 
     rules["single_llm"] = hostile
