@@ -176,6 +176,11 @@ class SimulatorConfig(Strict):
     kind: Literal["llm", "agenda"] = "llm"
     # The LLM user's instruction: the MACRS paper's, or InteRecAgent's rules (its Figure 4).
     instruction: Literal["macrs", "interecagent"] = "macrs"
+    # Paper §4.1 / Figure 7: the target profile is "attribute: value" keywords with the
+    # director and leading actors; only the title is hidden. false: plain keywords and no
+    # names of people (the profile before this switch existed).
+    profile_people: bool = True
+    # Leaking generations thrown away (the opening's and each reply's) before redacting.
     max_leak_retries: int = Field(default=2, ge=0)
     model: ModelConfig | None = None
 

@@ -21,6 +21,10 @@ class DialogueAct(StrEnum):
     RECOMMEND = "recommend"
 
 
+# The explain key under which the dialogue loop keeps a system's own act (SystemTurn).
+REPORTED_ACT_KEY = "reported_act"
+
+
 class Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -63,12 +67,22 @@ class SystemTurn(Record):
 
     `explain` holds whatever the system wants kept for analysis (MACRS: the three
     candidates, planner reasoning, profile, suggestions, experiences).
+
+    As recorded by the dialogue loop, `act` is "recommend" exactly when `items` is not
+    empty; where that differs from the act the system reported, the loop keeps the
+    reported one in `explain["reported_act"]` (read it as `reported_act`).
     """
 
     act: str
     text: str
     items: tuple[ItemRef, ...] = ()
     explain: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def reported_act(self) -> str:
+        """The act the system itself reported (the same as `act` unless the loop changed it)."""
+        reported = self.explain.get(REPORTED_ACT_KEY)
+        return reported if isinstance(reported, str) else self.act
 
 
 class UserTurn(Record):
@@ -122,6 +136,10 @@ class Sample(Record):
     target_profile: tuple[str, ...] = ()
     opening: str = ""
     bucket: str | None = None
+    # Generations of the opening thrown away because they named the target, and whether
+    # the kept one still had to be redacted (the same counts UserTurn keeps for replies).
+    opening_leak_retries: int = 0
+    opening_redacted: bool = False
 
 
 DialogueStatus = Literal["success", "failure", "error"]
@@ -137,8 +155,11 @@ class DialogueResult(Record):
     success_turn: int | None = None
     opening: UserTurn
     exchanges: tuple[Exchange, ...] = ()
+    # The fallback list as given: distinct items (by grounded id, else normalised title),
+    # in the order given, at most k; its length is what the system managed to give.
     final_list: tuple[ItemRef, ...] = ()
     error: str | None = None
+    # Leaking generations and redactions of the simulated user, its opening included.
     leaks: int = 0
 
     @property

@@ -31,6 +31,15 @@ PLANNER_ACTS: tuple[Act, ...] = ("ask", "recommend", "chat", "recommend", "recom
 SINGLE_LLM_ACTS: tuple[Act, ...] = ("recommend", "ask", "recommend", "recommend", "recommend")
 
 
+STRATEGY = StrategyOutput(
+    error_summary="The recommendation ignored the stated mood.",
+    suggestion_ask="Ask about the era.",
+    suggestion_chat="Chat about favourite directors.",
+    suggestion_recommend="Recommend something matching the mood.",
+    experience="Ask before recommending again.",
+)
+
+
 def _pick(titles: Sequence[str], *key: object, n: int = 1) -> list[str]:
     digest = hashlib.sha256("|".join(map(str, key)).encode()).digest()
     start = int.from_bytes(digest[:8], "big") % len(titles)
@@ -55,10 +64,11 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
         )
 
     def final_list(req: ScriptedRequest) -> BaseModel:
-        # As many titles as the requested schema allows (final_list_schema(k)).
+        # As many titles as the requested schema allows (final_list_schema(k)); the
+        # follow-up request (a smaller k) starts elsewhere in the catalog.
         schema = req.schema or FinalListOutput
         k = int(schema.model_json_schema()["properties"]["titles"].get("maxItems", 10))
-        return schema(titles=_pick(titles, req.context.dialogue_id, "final", n=k))
+        return schema(titles=_pick(titles, req.context.dialogue_id, "final", k, n=k))
 
     def single_llm(req: ScriptedRequest) -> BaseModel:
         act = _turn_act(SINGLE_LLM_ACTS, req.context.turn)
@@ -68,7 +78,14 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
             else ""
         )
         text = f"How about {title}?" if title else "What kind of story do you enjoy?"
-        return SingleLLMOutput(act=act, item_title=title, response=text)
+        return SingleLLMOutput(
+            step1="Reviewed acts.",
+            step2="Checked preferences.",
+            step3="Chose.",
+            act=act,
+            item_title=title,
+            response=text,
+        )
 
     return {
         "ask": lambda req: "What kind of movie are you in the mood for?",
@@ -78,17 +95,13 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
         "info_reflector": lambda req: UserProfile(
             current_demand=[DemandPair(attribute="mood", value="light-hearted")]
         ),
-        "strategy_reflector": lambda req: StrategyOutput(
-            error_summary="The recommendation ignored the stated mood.",
-            suggestion_ask="Ask about the era.",
-            suggestion_chat="Chat about favourite directors.",
-            suggestion_recommend="Recommend something matching the mood.",
-            experience="Ask before recommending again.",
-        ),
+        "strategy_reflector": lambda req: STRATEGY,
         "final_list": final_list,
         "single_llm": single_llm,
         "user": lambda req: "Hmm, not quite. Something lighter, please.",
         "opening": lambda req: "Hi! I'd like a movie for tonight, something fun.",
-        "target_profile": lambda req: TargetKeywords(keywords=["light-hearted", "ensemble cast"]),
+        "target_profile": lambda req: TargetKeywords(
+            keywords=["mood: light-hearted", "feature: ensemble cast"]
+        ),
         **judge_scripted_rules(titles),
     }

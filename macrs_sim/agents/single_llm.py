@@ -1,18 +1,21 @@
 """Single-agent LLM CRS baseline: one model plans and answers (the paper's ChatGPT/Llama2 rows).
 
-It uses the same act instructions as the MACRS responders and the same
+The paper gives the baselines "the same prompt as our model": the MACRS responders' act
+instructions and the planner's three reasoning steps (§3.2) in one prompt, and the same
 fallback-list prompt, so the comparison isolates the multi-agent structure.
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypeVar
+from collections.abc import Sequence
+from typing import Any, Literal, TypeVar
 
 from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
-from pydantic import BaseModel
+from pydantic import BaseModel, model_validator
 
+from macrs_sim.agents.final_list import final_list_messages, given_titles
 from macrs_sim.agents.macrs.schemas import EMPTY_PROFILE_TEXT, final_list_schema
-from macrs_sim.agents.rendering import render_history
+from macrs_sim.agents.rendering import render_history, render_list
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_json
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
@@ -22,32 +25,41 @@ T = TypeVar("T", bound=BaseModel)
 
 
 class SingleLLMOutput(BaseModel):
+    step1: str
+    step2: str
+    step3: str
     act: Literal["ask", "chat", "recommend"]
     item_title: str
     response: str
 
+    @model_validator(mode="after")
+    def _recommend_names_an_item(self) -> SingleLLMOutput:
+        # A schema failure, so the repair path asks again: never a recommendation of nothing.
+        if self.act == "recommend" and not self.item_title.strip():
+            raise ValueError('item_title must name the movie when act is "recommend"')
+        return self
+
 
 def single_llm_messages(template: PromptTemplate, state: DialogueState) -> list[LLMMessage]:
-    return [
-        SystemMessage(content=template.render("system")),
-        UserMessage(
-            content=template.render("user", dialogue_history=render_history(state.utterances())),
-            source="user",
-        ),
-    ]
-
-
-def final_list_messages(template: PromptTemplate, state: DialogueState, k: int) -> list[LLMMessage]:
+    acts = [ex.system.act for ex in state.exchanges]
     user = template.render(
         "user",
         dialogue_history=render_history(state.utterances()),
-        user_profile=EMPTY_PROFILE_TEXT,
-        k=k,
+        act_history=render_list(acts, ", "),
     )
     return [
         SystemMessage(content=template.render("system")),
         UserMessage(content=user, source="user"),
     ]
+
+
+def single_llm_turn(out: SingleLLMOutput) -> SystemTurn:
+    """Only a recommendation shows its item; the reasoning is kept for analysis."""
+    items = (ItemRef(title=out.item_title.strip()),) if out.act == "recommend" else ()
+    explain: dict[str, Any] = {
+        "reasoning": {"step1": out.step1, "step2": out.step2, "step3": out.step3}
+    }
+    return SystemTurn(act=out.act, text=out.response, items=items, explain=explain)
 
 
 class SingleLLMRecommender:
@@ -68,15 +80,15 @@ class SingleLLMRecommender:
         self._final_prompt = prompts.get("final_list")
 
     async def respond(self, state: DialogueState) -> SystemTurn:
-        out = await self._call(
-            "single_llm", state.turn, single_llm_messages(self._turn_prompt, state), SingleLLMOutput
-        )
-        recommends = out.act == "recommend" and out.item_title.strip()
-        items = (ItemRef(title=out.item_title.strip()),) if recommends else ()
-        return SystemTurn(act=out.act, text=out.response, items=items)
+        msgs = single_llm_messages(self._turn_prompt, state)
+        return single_llm_turn(await self._call("single_llm", state.turn, msgs, SingleLLMOutput))
 
-    async def final_list(self, state: DialogueState, k: int) -> list[ItemRef]:
-        msgs = final_list_messages(self._final_prompt, state, k)
+    async def final_list(
+        self, state: DialogueState, k: int, given: Sequence[ItemRef] = ()
+    ) -> list[ItemRef]:
+        msgs = final_list_messages(
+            self._final_prompt, state.utterances(), EMPTY_PROFILE_TEXT, k, given_titles(given)
+        )
         out = await self._call("final_list", state.turn, msgs, final_list_schema(k))
         return [ItemRef(title=t) for t in out.titles[:k]]
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from macrs_sim.agents.base import Recommender
 from macrs_sim.config import ProtocolConfig
-from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.grounding import Grounder, normalize_title
 from macrs_sim.protocol import (
+    REPORTED_ACT_KEY,
+    DialogueAct,
     DialogueResult,
     DialogueState,
     DialogueStatus,
@@ -13,8 +17,12 @@ from macrs_sim.protocol import (
     ItemRef,
     Sample,
     SystemTurn,
+    UserTurn,
 )
 from macrs_sim.simulators.base import UserSimulator
+
+# The act recorded for a turn the system called "recommend" but that showed no item.
+EMPTY_RECOMMEND = "empty_recommend"
 
 
 def ground_turn(turn: SystemTurn, grounder: Grounder) -> SystemTurn:
@@ -25,9 +33,59 @@ def ground_turn(turn: SystemTurn, grounder: Grounder) -> SystemTurn:
     return turn.model_copy(update={"items": items})
 
 
+def recorded_act(turn: SystemTurn) -> SystemTurn:
+    """The turn with `act` = "recommend" exactly when it shows items.
+
+    A system's own act that differs is kept in explain (SystemTurn.reported_act); a
+    "recommend" that shows nothing is recorded as EMPTY_RECOMMEND, never as a recommendation.
+    """
+    reported = turn.act
+    if turn.items:
+        act = DialogueAct.RECOMMEND.value
+    else:
+        act = EMPTY_RECOMMEND if reported == DialogueAct.RECOMMEND else reported
+    if act == reported:
+        return turn
+    explain = {**turn.explain, REPORTED_ACT_KEY: reported}
+    return turn.model_copy(update={"act": act, "explain": explain})
+
+
+def item_key(ref: ItemRef) -> str:
+    """What makes two fallback entries the same item: the catalog id, else the title."""
+    return f"id:{ref.item_id}" if ref.item_id is not None else f"title:{normalize_title(ref.title)}"
+
+
+def add_distinct(kept: list[ItemRef], new: Sequence[ItemRef], k: int) -> list[ItemRef]:
+    """`kept` plus the items of `new` not seen yet, in order, at most k in all."""
+    out, seen = list(kept), {item_key(r) for r in kept}
+    for ref in new:
+        key = item_key(ref)
+        if len(out) < k and key not in seen and ref.title.strip():
+            out.append(ref)
+            seen.add(key)
+    return out
+
+
+async def fallback_list(
+    system: Recommender, state: DialogueState, grounder: Grounder, k: int
+) -> list[ItemRef]:
+    """Up to k distinct grounded items: one request, and one follow-up for what is missing."""
+    first = [grounder.ground(i.title) for i in await system.final_list(state, k)]
+    kept = add_distinct([], first, k)
+    if len(kept) < k:
+        more = await system.final_list(state, k - len(kept), given=tuple(kept))
+        kept = add_distinct(kept, [grounder.ground(i.title) for i in more], k)
+    return kept
+
+
 def describe_error(err: BaseException) -> str:
     first = (str(err).strip().splitlines() or [""])[0]
     return f"{type(err).__name__}: {first}" if first else type(err).__name__
+
+
+def count_leaks(opening: UserTurn, exchanges: Sequence[Exchange]) -> int:
+    turns = (opening, *(ex.user for ex in exchanges))
+    return sum(t.leak_retries + int(t.redacted) for t in turns)
 
 
 async def run_dialogue(
@@ -49,7 +107,7 @@ async def run_dialogue(
     try:
         while state.turn <= protocol.max_turns:
             turn_no = state.turn
-            system_turn = ground_turn(await system.respond(state), grounder)
+            system_turn = recorded_act(ground_turn(await system.respond(state), grounder))
             user_turn = await simulator.reply(system_turn)
             exchange = Exchange(turn=turn_no, system=system_turn, user=user_turn)
             state = state.model_copy(update={"exchanges": (*state.exchanges, exchange)})
@@ -58,15 +116,11 @@ async def run_dialogue(
                 break
         if status != "success":
             # Paper §3.1: at turn max_turns + 1 the system gives a top-k list instead.
-            final = [
-                grounder.ground(i.title)
-                for i in await system.final_list(state, protocol.final_list_k)
-            ]
+            final = await fallback_list(system, state, grounder, protocol.final_list_k)
     except Exception as err:  # a fault costs this dialogue, never the campaign
         status, error = "error", describe_error(err)
     finally:
         await system.close()
-    leaks = sum(ex.user.leak_retries + int(ex.user.redacted) for ex in state.exchanges)
     return DialogueResult(
         dialogue_id=dialogue_id,
         system=system.name,
@@ -79,5 +133,5 @@ async def run_dialogue(
         exchanges=state.exchanges,
         final_list=tuple(final),
         error=error,
-        leaks=leaks,
+        leaks=count_leaks(opening, state.exchanges),
     )

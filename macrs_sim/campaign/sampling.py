@@ -39,7 +39,8 @@ async def prepare_samples(
     """Target profile and opening for each sample, `campaign.concurrency` at a time."""
     task = bar.add("preparing samples", len(samples))
     if not setup.simulator_uses_llm:
-        prepared = [prepare_agenda_sample(setup.catalog, s) for s in samples]
+        people = setup.scenario.simulator.profile_people
+        prepared = [prepare_agenda_sample(setup.catalog, s, people=people) for s in samples]
         bar.advance(task, len(prepared))
         return prepared
     client = setup.client(setup.scenario.simulator_model())
@@ -66,8 +67,16 @@ async def _prepare_one(
 ) -> Sample:
     for attempt in range(1, SAMPLE_ATTEMPTS + 1):
         try:
+            sim = setup.scenario.simulator
             return await prepare_sample(
-                client, setup.prompts, setup.catalog, sample, retries, template=template
+                client,
+                setup.prompts,
+                setup.catalog,
+                sample,
+                retries,
+                template=template,
+                people=sim.profile_people,
+                max_leak_retries=sim.max_leak_retries,
             )
         except MacrsSimError:
             raise

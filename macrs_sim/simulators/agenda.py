@@ -1,10 +1,10 @@
 """Rule-based (agenda) user simulator: no LLM, same inputs give the same texts.
 
 A cheap, reproducible control for the LLM user (DESIGN.md §3): it knows only the
-target's genres, decade and keywords, reveals them in a fixed order, answers the
-slot a question asks about, and refuses a wrong item by naming one attribute in
-which it differs from the target. Acceptance follows the LLM user's rule: a
-recommended item grounded to the target's id.
+target's genres, decade, keywords and the people its profile names (agenda_people),
+reveals them in a fixed order, answers the slot a question asks about, and refuses a
+wrong item by naming one attribute in which it differs from the target. Acceptance
+follows the LLM user's rule: a recommended item grounded to the target's id.
 """
 
 from __future__ import annotations
@@ -12,6 +12,14 @@ from __future__ import annotations
 from macrs_sim.data.attributes import ItemAttributes, question_slots
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.protocol import ItemRef, Sample, SystemTurn, UserTurn
+from macrs_sim.simulators.agenda_people import (
+    agenda_guards,
+    asked_people,
+    mentioned_people,
+    people_difference,
+    profile_keywords,
+    profile_people,
+)
 from macrs_sim.simulators.agenda_rules import (
     ACCEPT,
     NO_PEOPLE,
@@ -27,7 +35,7 @@ from macrs_sim.simulators.agenda_rules import (
     difference,
     statement,
 )
-from macrs_sim.simulators.target_profile import clean_keywords, target_guards
+from macrs_sim.simulators.target_profile import clean_keywords, with_people
 
 # question_slots' slot -> the fact kind that answers it, in the order answers are given.
 _SLOT_FACTS: tuple[tuple[str, FactKind], ...] = (
@@ -42,10 +50,12 @@ class AgendaUserSimulator:
         self.sample = sample
         self._catalog = catalog
         target = catalog[sample.target_id]
-        # Title and people: templates never name them, this is the safety net.
-        self._guards = target_guards(target)
-        self.attributes = agenda_attributes(target, sample.target_profile, self._guards)
-        self.agenda = agenda_facts(self.attributes)
+        self.people = profile_people(sample.target_profile)
+        # Title and unnamed people: templates never name them, this is the safety net.
+        self._guards = agenda_guards(target, self.people)
+        keywords = profile_keywords(sample.target_profile)
+        self.attributes = agenda_attributes(target, keywords, self._guards)
+        self.agenda = agenda_facts(self.attributes, self.people)
         self._revealed: list[Fact] = []
 
     @property
@@ -54,9 +64,10 @@ class AgendaUserSimulator:
         return tuple(f.key for f in self._revealed)
 
     async def open(self) -> UserTurn:
-        text = self.sample.opening or agenda_opening(self.attributes)
+        text = self.sample.opening or agenda_opening(self.attributes, self.people)
         # A given opening may have been written by an LLM: read back what it revealed.
         said = set(self.attributes.mentioned_in(text))
+        said |= {f.key for f in mentioned_people(self.people, text)}
         self._reveal(*(f for f in self.agenda if f.key in said))
         return self._guarded(text)
 
@@ -67,7 +78,7 @@ class AgendaUserSimulator:
         if self.accepts(turn):
             return UserTurn(text=ACCEPT, accepted=True)
         # Like the LLM user, any turn that names items is treated as a recommendation.
-        text = self._refuse(turn.items) if turn.items else self._answer(question_slots(turn.text))
+        text = self._refuse(turn.items) if turn.items else self._answer(turn.text)
         return self._guarded(text)
 
     def _refuse(self, items: tuple[ItemRef, ...]) -> str:
@@ -76,20 +87,35 @@ class AgendaUserSimulator:
             first = self._first_of("genre")
             self._reveal(*([first] if first else []))
             return UNKNOWN.format(movie=a_movie(first.value if first else None))
-        found = difference(self.attributes, ItemAttributes.of(self._catalog[rec]))
+        item = self._catalog[rec]
+        rec_attrs = ItemAttributes.of(item)
+        a = self.attributes
+        # Genres and decade first, then people, then keywords.
+        found = (
+            difference(ItemAttributes(a.genres, a.year, ()), rec_attrs)
+            or people_difference(self.people, item)
+            or difference(a, rec_attrs)
+        )
         if found is not None:
-            self._reveal(found[0])
+            self._reveal(*([found[0]] if found[0] else []))
             return found[1]
         return REJECT_OTHER.format(statement=self._next_statement())
 
-    def _answer(self, slots: set[str]) -> str:
-        answers = [
-            text
-            for slot, kind in _SLOT_FACTS
-            if slot in slots and (text := self._answer_kind(kind)) is not None
+    def _answer(self, text: str) -> str:
+        slots = question_slots(text)
+        people = [
+            said
+            for kind in (asked_people(text) if "people" in slots else [])
+            if (said := self._answer_kind(kind)) is not None
         ]
-        if "people" in slots:
+        answers = [
+            said
+            for slot, kind in _SLOT_FACTS
+            if slot in slots and (said := self._answer_kind(kind)) is not None
+        ]
+        if "people" in slots and not people:
             return " ".join([NO_PEOPLE, *(answers or [self._next_statement()])])
+        answers = [*people, *answers]
         return " ".join(answers) if answers else self._next_statement()
 
     def _answer_kind(self, kind: FactKind) -> str | None:
@@ -125,9 +151,14 @@ class AgendaUserSimulator:
         return UserTurn(text=text, redacted=redacted)
 
 
-def prepare_agenda_sample(catalog: Catalog, sample: Sample) -> Sample:
-    """The agenda user's per-sample preparation, without an LLM: catalog keywords as profile."""
+def prepare_agenda_sample(catalog: Catalog, sample: Sample, *, people: bool = True) -> Sample:
+    """The agenda user's per-sample preparation, without an LLM: catalog keywords as profile,
+    plus (with `people`, simulator.profile_people) the director(s) and leading actors."""
     item = catalog[sample.target_id]
-    profile = clean_keywords(list(item.keywords), catalog, sample.target_id) or item.genres
-    attrs = agenda_attributes(item, profile, target_guards(item))
-    return sample.model_copy(update={"target_profile": profile, "opening": agenda_opening(attrs)})
+    base = clean_keywords(list(item.keywords), catalog, sample.target_id, keep_people=people)
+    profile = base or item.genres
+    if people:
+        profile = with_people(profile, item)
+    user = AgendaUserSimulator(sample.model_copy(update={"target_profile": profile}), catalog)
+    opening = agenda_opening(user.attributes, user.people)
+    return sample.model_copy(update={"target_profile": profile, "opening": opening})

@@ -28,8 +28,16 @@ REJECT_DECADE = "That one is from the {rec_decade}; I'd prefer something from th
 REJECT_KEYWORD = "Not that one. I'm after something with {keyword}."
 REJECT_OTHER = "Not that one. {statement}"
 UNKNOWN = "I don't know that one. I'm looking for {movie}."
+# People, stated only when the target profile names them (simulator.profile_people).
+OPENING_STARRING = "I'm looking for {movie} starring {name}."
+OPENING_DIRECTED = "I'm looking for {movie} directed by {name}."
+STATE_ACTOR = "Something starring {name}."
+STATE_DIRECTOR = "Something directed by {name}."
+REJECT_ACTOR = "Not that one. I'm after something starring {name}."
+# As the paper's case study (Figure 7): the refusal says the director is wrong, not who.
+REJECT_DIRECTOR = "Not that one. The director of it did not meet my expectations."
 
-FactKind = Literal["genre", "decade", "keyword"]
+FactKind = Literal["genre", "decade", "keyword", "actor", "director"]
 
 
 @dataclass(frozen=True)
@@ -71,17 +79,24 @@ def agenda_attributes(
     return ItemAttributes(attrs.genres, attrs.year, keywords)
 
 
-def agenda_facts(attrs: ItemAttributes) -> tuple[Fact, ...]:
-    """The order the user reveals things in: genres, then the decade, then keywords."""
+def agenda_facts(attrs: ItemAttributes, people: Sequence[Fact] = ()) -> tuple[Fact, ...]:
+    """The order the user reveals things in: genres, the decade, people (actors, then
+    directors), then keywords."""
     facts = [Fact("genre", g) for g in attrs.genres]
     if attrs.year is not None:
         facts.append(Fact("decade", decade_label(attrs.year)))
-    return (*facts, *(Fact("keyword", k) for k in attrs.keywords))
+    ordered = sorted(people, key=lambda f: f.kind != "actor")
+    return (*facts, *ordered, *(Fact("keyword", k) for k in attrs.keywords))
 
 
-def agenda_opening(attrs: ItemAttributes) -> str:
-    """First genre plus first keyword (or, lacking one, the decade)."""
+def agenda_opening(attrs: ItemAttributes, people: Sequence[Fact] = ()) -> str:
+    """First genre plus the first actor (else director), else the first keyword, else the
+    decade."""
     movie = a_movie(attrs.genres[0] if attrs.genres else None)
+    person = next((f for f in people if f.kind == "actor"), people[0] if people else None)
+    if person is not None:
+        form = OPENING_STARRING if person.kind == "actor" else OPENING_DIRECTED
+        return form.format(movie=movie, name=person.value)
     if attrs.keywords:
         return OPENING_WITH.format(movie=movie, keyword=attrs.keywords[0])
     if attrs.year is not None:
@@ -94,6 +109,10 @@ def statement(fact: Fact) -> str:
         return STATE_GENRE.format(movie=a_movie(fact.value))
     if fact.kind == "decade":
         return STATE_DECADE.format(decade=fact.value)
+    if fact.kind == "actor":
+        return STATE_ACTOR.format(name=fact.value)
+    if fact.kind == "director":
+        return STATE_DIRECTOR.format(name=fact.value)
     return STATE_KEYWORD.format(keyword=fact.value)
 
 

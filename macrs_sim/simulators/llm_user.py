@@ -7,22 +7,19 @@ regenerated, then redacted, and every leak is counted.
 
 from __future__ import annotations
 
-from autogen_core.models import (
-    AssistantMessage,
-    ChatCompletionClient,
-    LLMMessage,
-    SystemMessage,
-    UserMessage,
-)
+from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
 
 from macrs_sim.agents.rendering import render_history
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.llm.context import CallContext, calling
-from macrs_sim.llm.structured import complete_text
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample, SystemTurn, UserTurn, Utterance
-from macrs_sim.simulators.leak_guard import LeakGuard
-from macrs_sim.simulators.target_profile import DEFAULT_TEMPLATE, simulator_system_prompt
+from macrs_sim.simulators.guarded import generate_guarded
+from macrs_sim.simulators.target_profile import (
+    DEFAULT_TEMPLATE,
+    simulator_system_prompt,
+    title_guard,
+)
 
 # Config's simulator `instruction` -> prompt file: the MACRS paper's (§4.1) or
 # InteRecAgent's rules (its Figure 4). Both files have the same sections and placeholders.
@@ -50,15 +47,19 @@ class LLMUserSimulator:
         self._client = client
         self._template = prompts.get(instruction)
         self._system_prompt = simulator_system_prompt(prompts, catalog, sample, instruction)
-        self._guard = LeakGuard(catalog[sample.target_id].title)
+        self._guard = title_guard(catalog[sample.target_id])
         self._ctx = {"dialogue_id": dialogue_id, "system": system_name}
         self._max_leak_retries = max_leak_retries
         self._history: list[Utterance] = []
         self._turn = 0
 
     async def open(self) -> UserTurn:
-        self._history = [Utterance(speaker="user", text=self.sample.opening)]
-        return UserTurn(text=self.sample.opening)
+        """The sample's shared opening, with the leaks its preparation counted."""
+        s = self.sample
+        self._history = [Utterance(speaker="user", text=s.opening)]
+        return UserTurn(
+            text=s.opening, leak_retries=s.opening_leak_retries, redacted=s.opening_redacted
+        )
 
     def accepts(self, turn: SystemTurn) -> bool:
         return any(item.item_id == self.sample.target_id for item in turn.items)
@@ -91,16 +92,12 @@ class LLMUserSimulator:
     async def _generate(self, messages: list[LLMMessage], *, guard: bool) -> tuple[str, int, bool]:
         """(text, discarded leaking generations, whether the kept text had to be redacted)."""
         ctx = CallContext(role="user", turn=self._turn, **self._ctx)
-        retries = 0
         with calling(ctx):
-            text = await complete_text(self._client, messages)
-            while guard and self._guard.leaks(text) and retries < self._max_leak_retries:
-                retries += 1
-                # The leaking reply stays in the conversation, so each retry is a new request:
-                # at temperature 0 (or through the cache) a repeated request repeats the leak.
-                retry_note = UserMessage(content=self._template.render("leak_retry"), source="user")
-                messages = [*messages, AssistantMessage(content=text, source="user"), retry_note]
-                text = await complete_text(self._client, messages)
-        if guard and self._guard.leaks(text):
-            return self._guard.redact(text), retries, True
-        return text, retries, False
+            out = await generate_guarded(
+                self._client,
+                messages,
+                self._guard if guard else None,
+                retry_note=self._template.render("leak_retry"),
+                max_retries=self._max_leak_retries,
+            )
+        return out.text, out.leak_retries, out.redacted

@@ -6,6 +6,8 @@ Its agenda: genre:Crime, genre:Drama, decade:1970s, keyword:mafia family, keywor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from macrs_sim.campaign.dialogue import run_dialogue
@@ -216,11 +218,11 @@ async def test_leaking_opening_is_redacted(crime: Catalog) -> None:
     assert (turn.text, turn.redacted) == ("I want that movie again.", True)
 
 
-def test_prepare_agenda_sample(crime: Catalog) -> None:
-    out = prepare_agenda_sample(crime, _sample(target_profile=("x",), opening="old"))
+def test_prepare_agenda_sample_without_people(crime: Catalog) -> None:
+    out = prepare_agenda_sample(crime, _sample(target_profile=("x",), opening="old"), people=False)
     assert out.target_profile == ("mafia family", "succession") and out.opening == OPENING
     # No keywords: the profile falls back to the genres, which are not stated twice.
-    heat86 = prepare_agenda_sample(crime, _sample(target_id="m7"))
+    heat86 = prepare_agenda_sample(crime, _sample(target_id="m7"), people=False)
     assert heat86.target_profile == ("Action",)
     assert heat86.opening == "I'm looking for an Action movie, something from the 1980s."
     assert AgendaUserSimulator(heat86, crime).attributes.keywords == ()
@@ -250,7 +252,9 @@ class ScriptRecommender:
         title = "Heat (1995)" if state.turn == 2 else "The Godfather"
         return SystemTurn(act="recommend", text=f"Try {title}.", items=(ItemRef(title=title),))
 
-    async def final_list(self, state: DialogueState, k: int) -> list[ItemRef]:
+    async def final_list(
+        self, state: DialogueState, k: int, given: Sequence[ItemRef] = ()
+    ) -> list[ItemRef]:
         return []
 
     async def close(self) -> None:
@@ -258,7 +262,7 @@ class ScriptRecommender:
 
 
 async def test_plugs_into_the_dialogue_loop(crime: Catalog) -> None:
-    sample = prepare_agenda_sample(crime, _sample())
+    sample = prepare_agenda_sample(crime, _sample(), people=False)
     result = await run_dialogue(
         ScriptRecommender(),
         AgendaUserSimulator(sample, crime),

@@ -93,7 +93,13 @@ async def test_llm_user_and_preparation_use_the_chosen_instruction(
     )
     raw = sample.model_copy(update={"opening": ""})
     out = await prepare_sample(
-        prepared_client, PromptLibrary(), catalog, raw, retries=1, template=INTERECAGENT
+        prepared_client,
+        PromptLibrary(),
+        catalog,
+        raw,
+        retries=1,
+        template=INTERECAGENT,
+        people=False,
     )
     assert out.opening == "Something mind-bending."
     opening_call = prepared_client.calls[1].messages

@@ -67,10 +67,13 @@ class StrategyReflectRequest(Message):
 
 
 class FinalListRequest(Message):
+    """The fallback list; `given` (titles already in it) makes it the follow-up request."""
+
     turn: int
     dialogue_history: list[Utterance]
     profile: UserProfile
     k: int
+    given: list[str] = []
 
 
 class FinalListReply(Message):

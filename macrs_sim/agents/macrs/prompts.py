@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 
+from macrs_sim.agents import final_list
 from macrs_sim.agents.macrs.messages import (
     FinalListRequest,
     InfoReflectRequest,
@@ -75,9 +76,6 @@ def strategy_reflector_messages(
 
 
 def final_list_messages(template: PromptTemplate, req: FinalListRequest) -> list[LLMMessage]:
-    return _messages(
-        template,
-        dialogue_history=render_history(req.dialogue_history),
-        user_profile=req.profile.render(),
-        k=req.k,
+    return final_list.final_list_messages(
+        template, req.dialogue_history, req.profile.render(), req.k, req.given
     )

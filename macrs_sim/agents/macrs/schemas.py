@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
 from macrs_sim.agents.rendering import NONE, render_list
 
@@ -40,8 +40,17 @@ EMPTY_PROFILE_TEXT = f"Current demand: {NONE}\nBrowsing history: {NONE}"
 
 
 class RecommendOutput(BaseModel):
-    item_title: str
+    # Never blank: a recommendation names its item (a schema failure, repaired like any
+    # other). minLength, not a pattern: llama.cpp's grammar compiler rejects open patterns.
+    item_title: str = Field(min_length=1)
     response: str
+
+    @field_validator("item_title")
+    @classmethod
+    def _names_an_item(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("item_title must name the recommended movie")
+        return value
 
 
 class PlannerOutput(BaseModel):

@@ -7,7 +7,7 @@ agent instances, so it is created on the first turn and stopped by `close()`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -96,10 +96,19 @@ class MACRSRecommender:
         mem.act_history.append(decision.choice)
         return self._system_turn(candidates, decision)
 
-    async def final_list(self, state: DialogueState, k: int) -> list[ItemRef]:
-        await self._reflect(state)
+    async def final_list(
+        self, state: DialogueState, k: int, given: Sequence[ItemRef] = ()
+    ) -> list[ItemRef]:
+        if not given:  # the follow-up request (agents/base.py) reuses this reflection
+            # No strategy reflection: its suggestions and experiences guide a next turn's
+            # responders and planner, and the fallback list has neither.
+            await self._reflect(state, strategy=False)
         request = FinalListRequest(
-            turn=state.turn, dialogue_history=state.utterances(), profile=self.memory.profile, k=k
+            turn=state.turn,
+            dialogue_history=state.utterances(),
+            profile=self.memory.profile,
+            k=k,
+            given=[ref.title for ref in given],
         )
         reply = await self._ask("recommend", request, FinalListReply)
         return [ItemRef(title=t) for t in reply.titles]
@@ -109,8 +118,9 @@ class MACRSRecommender:
             await self._runtime.stop()
             self._runtime = None
 
-    async def _reflect(self, state: DialogueState) -> None:
-        """Information-level reflection every turn; strategy-level after a failed recommendation."""
+    async def _reflect(self, state: DialogueState, *, strategy: bool = True) -> None:
+        """Information-level reflection every turn; strategy-level after a failed recommendation
+        (when `strategy`: not before the fallback list, which would throw it away)."""
         mem, turn = self.memory, state.turn
         last = state.exchanges[-1] if state.exchanges else None
         feedback = state.last_user_turn().text
@@ -135,7 +145,7 @@ class MACRSRecommender:
             )
         )
         failed = last.system.act == DialogueAct.RECOMMEND and not last.user.accepted
-        if failed and self.options.strategy_reflection:
+        if failed and strategy and self.options.strategy_reflection:
             request_sr = StrategyReflectRequest(turn=turn, trajectory=list(mem.trajectory))
             out = await self._ask("strategy_reflector", request_sr, StrategyOutput)
             mem.suggestions = out.suggestions()

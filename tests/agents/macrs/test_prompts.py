@@ -3,6 +3,8 @@
 from macrs_sim.agents.macrs import prompts as p
 from macrs_sim.agents.macrs.messages import (
     CandidateReply,
+    FinalListRequest,
+    InfoReflectRequest,
     PlanRequest,
     RespondRequest,
     StrategyReflectRequest,
@@ -49,7 +51,7 @@ def test_ask_responder_prompt_holds_history_profile_and_suggestion(prompts: Prom
 def test_empty_memory_renders_as_none(prompts: PromptLibrary) -> None:
     req = RespondRequest(turn=1, dialogue_history=[], profile=UserProfile(), suggestion="")
     _, user = p.responder_messages(prompts.get("responder_chat"), req)
-    assert user.content.startswith(
+    assert str(user.content).startswith(
         "Dialogue history:\n(none)\n\n"
         "User profile:\nCurrent demand: (none)\nBrowsing history: (none)\n\n"
         "Suggestion for this turn: (none)\n\n"
@@ -93,8 +95,53 @@ def test_trajectory_rendering(prompts: PromptLibrary) -> None:
     _, user = p.strategy_reflector_messages(
         prompts.get("strategy_reflector"), StrategyReflectRequest(turn=3, trajectory=[step])
     )
-    assert user.content.startswith(
+    assert str(user.content).startswith(
         "Trajectory since the last failed recommendation:\nTurn 2\n"
         "Current demand: genre: comedy; era: 1990s\nBrowsing history: Toy Story (1995)\n"
         "System (recommend): Try Heat.\nUser: Too violent.\n\n"
+    )
+
+
+def test_info_reflector_asks_for_every_mentioned_movie(prompts: PromptLibrary) -> None:
+    req = InfoReflectRequest(
+        turn=3,
+        profile=PROFILE,
+        system_response="How about Heat?",
+        user_feedback="I haven't seen Heat, but its director did not meet my expectations.",
+    )
+    _, user = p.info_reflector_messages(prompts.get("info_reflector"), req)
+    assert user.content == (
+        "Past user profile:\n"
+        "Current demand: genre: comedy; era: 1990s\nBrowsing history: Toy Story (1995)\n\n"
+        "System response: How about Heat?\n"
+        "User feedback: I haven't seen Heat, but its director did not meet my expectations.\n\n"
+        'Reply in JSON with "current_demand" (a list of {"attribute": ..., "value": ...} '
+        "pairs, one for each movie attribute the user wants, e.g. "
+        '{"attribute": "genre", "value": "comedy"}) and "browsing_history" (a list of the '
+        "titles of all movies the user has mentioned so far, those in the past profile "
+        "included, whether the user watched, liked or turned them down)."
+    )
+
+
+def test_final_list_prompt_and_its_follow_up(prompts: PromptLibrary) -> None:
+    first = FinalListRequest(turn=6, dialogue_history=HISTORY[:1], profile=PROFILE, k=3)
+    _, user = p.final_list_messages(prompts.get("final_list"), first)
+    head = (
+        "Dialogue history:\nUser: I want a funny movie.\n\n"
+        "User profile:\n"
+        "Current demand: genre: comedy; era: 1990s\nBrowsing history: Toy Story (1995)\n\n"
+    )
+    assert user.content == head + (
+        "Recommend a list of 3 different movies that the user is most likely looking for, "
+        'best first. Reply in JSON with "titles": a list of 3 movie titles with their years, '
+        'e.g. "Heat (1995)".'
+    )
+    more = first.model_copy(update={"k": 2, "given": ["Clueless (1995)", "Big (1988)"]})
+    _, user = p.final_list_messages(prompts.get("final_list"), more)
+    assert user.content == head + (
+        "You have already recommended these movies: Clueless (1995); Big (1988)\n"
+        "Recommend 2 more different movies that the user is most likely looking for, best "
+        "first, none of those already recommended. "
+        'Reply in JSON with "titles": a list of 2 movie titles with their years, '
+        'e.g. "Heat (1995)".'
     )

@@ -16,7 +16,7 @@ from macrs_sim.agents.macrs.schemas import (
 from macrs_sim.agents.macrs.system import MACRSOptions, MACRSRecommender
 from macrs_sim.llm.scripted import ScriptedChatCompletionClient, ScriptedRequest
 from macrs_sim.prompts import PromptLibrary
-from macrs_sim.protocol import DialogueState, Exchange, SystemTurn, UserTurn
+from macrs_sim.protocol import DialogueState, Exchange, ItemRef, SystemTurn, UserTurn
 
 PLAN = {1: "recommend", 2: "ask", 3: "recommend", 4: "chat"}
 
@@ -38,8 +38,11 @@ def make_client() -> ScriptedChatCompletionClient:
                 item_title="Heat (1995)", response=f"rec-{turn(r)}"
             ),
             "planner": lambda r: PlannerOutput(
-                step1="a", step2="b", step3="c", choice=PLAN[turn(r)]
-            ),  # type: ignore[arg-type]
+                step1="a",
+                step2="b",
+                step3="c",
+                choice=PLAN[turn(r)],  # type: ignore[arg-type]
+            ),
             "info_reflector": lambda r: profile_for(turn(r)),
             "strategy_reflector": lambda r: StrategyOutput(
                 error_summary=f"err{turn(r)}",
@@ -155,9 +158,33 @@ async def test_final_list_reflects_last_feedback_then_lists() -> None:
     system = new_system(client)
     state, _ = await play(system, 1)
     items = await system.final_list(state, k=2)
-    await system.close()
     assert [i.title for i in items] == ["A", "B"]
     assert calls(client, "info_reflector", 2) and calls(client, "final_list", 2)
+    # Turn 1's recommendation failed, but no strategy reflection: the list has no next turn
+    # whose responders or planner would read its suggestions and experiences.
+    assert not calls(client, "strategy_reflector", 2)
+    # The follow-up request names what was given and reuses the reflection already made.
+    await system.final_list(state, k=1, given=[ItemRef(title="A"), ItemRef(title="B")])
+    await system.close()
+    assert len(calls(client, "info_reflector", 2)) == 1
+    follow_up = user_text(calls(client, "final_list", 2)[1])
+    assert "You have already recommended these movies: A; B\nRecommend 1 more" in follow_up
+    assert "Current demand: turn: 2" in follow_up  # the profile from the one reflection
+
+
+async def test_blank_recommendation_is_a_schema_failure_that_is_repaired() -> None:
+    replies = iter(['{"item_title": "  ", "response": "I have just the film!"}'])
+    client = make_client()
+    client.rules["recommend"] = lambda r: next(
+        replies, '{"item_title": "Heat (1995)", "response": "Try Heat."}'
+    )
+    _, turns = await play(new_system(client), 1)
+    first, repair = calls(client, "recommend", 1)
+    assert "item_title: Value error, item_title must name the recommended movie" in user_text(
+        repair
+    )
+    assert (turns[0].act, turns[0].text) == ("recommend", "Try Heat.")
+    assert [i.title for i in turns[0].items] == ["Heat (1995)"]
 
 
 async def test_planner_choice_is_parsed_repaired_or_recorded_as_error(catalog: object) -> None:
