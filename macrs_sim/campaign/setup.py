@@ -9,13 +9,15 @@ from pathlib import Path
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.base import Recommender
-from macrs_sim.agents.macrs.system import MACRSOptions, MACRSRecommender
+from macrs_sim.agents.context import PrepareContext, SystemContext
+from macrs_sim.agents.registry import SystemOptions, import_ref, resolve_entries, system_spec
 from macrs_sim.agents.scripted_rules import default_scripted_rules
-from macrs_sim.agents.single_llm import SingleLLMRecommender
-from macrs_sim.config import ModelConfig, Scenario, SystemConfig
+from macrs_sim.config import ModelConfig, Scenario, SystemEntry
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.sample_set import read_sample_set
+from macrs_sim.data.samples import build_samples
 from macrs_sim.llm.accounting import CallLog
 from macrs_sim.llm.cache import CACHE_FILE, ResponseCache
 from macrs_sim.llm.factory import build_client
@@ -41,9 +43,25 @@ def cache_path(scenario: Scenario, output_dir: Path | None = None) -> Path:
     return (base / CACHE_FILE).resolve()
 
 
+def resolve_scenario(scenario: Scenario) -> Scenario:
+    """`scenario` with each `[[systems]]` entry as its kind's typed options (all fields,
+    defaults filled in, so the resolved scenario a run saves holds them); a kind or field
+    that does not fit is a ConfigError of one line (agents/registry.py)."""
+    if all(isinstance(s, SystemOptions) for s in scenario.systems):
+        return scenario
+    return scenario.model_copy(update={"systems": resolve_entries(scenario.systems)})
+
+
+def resolve_scenario_entry(entry: SystemEntry) -> SystemOptions:
+    (options,) = resolve_entries([entry])
+    return options
+
+
 def with_cache_path(scenario: Scenario, output_dir: Path | None) -> Scenario:
-    """`scenario` with its cache file pinned, for a runner whose output folder overrides
-    the scenario's: every CampaignSetup built from it (also in Ray actors) shares the file."""
+    """`scenario` as a campaign runs it: systems resolved (see resolve_scenario) and its
+    cache file pinned, for a runner whose output folder overrides the scenario's: every
+    CampaignSetup built from it (also in Ray actors) shares the file."""
+    scenario = resolve_scenario(scenario)
     cache = scenario.cache.model_copy(update={"path": str(cache_path(scenario, output_dir))})
     return scenario.model_copy(update={"cache": cache})
 
@@ -58,6 +76,9 @@ class CampaignSetup:
     scripted_rules: Mapping[str, Rule] | None = None
 
     def __post_init__(self) -> None:
+        self.scenario = resolve_scenario(self.scenario)
+        # What each system's campaign-scoped `prepare` made, by system name (once per process).
+        self.prepared: dict[str, object] = {}
         self.catalog: Catalog = self.dataset.catalog
         self.grounder = Grounder(self.catalog, popularity=self.dataset.popularity)
         if self.scripted_rules is None:
@@ -100,17 +121,42 @@ class CampaignSetup:
         unique = {model_key(c): c for c in configs}
         return list(unique.values())
 
-    def build_system(self, cfg: SystemConfig, dialogue_id: str) -> Recommender:
-        client = self.client(self.scenario.system_model(cfg))
-        retries = self.scenario.protocol.max_structured_retries
-        if cfg.kind == "single_llm":
-            return SingleLLMRecommender(
-                cfg.name, client, self.prompts, dialogue_id=dialogue_id, retries=retries
-            )
-        options = MACRSOptions(cfg.information_reflection, cfg.strategy_reflection, retries)
-        return MACRSRecommender(
-            cfg.name, client, self.prompts, dialogue_id=dialogue_id, options=options
+    def build_system(self, cfg: SystemEntry, dialogue_id: str, sample: Sample) -> Recommender:
+        """A fresh system for one dialogue, built by its kind's registered builder."""
+        options = resolve_scenario_entry(cfg)
+        spec = system_spec(options.kind)
+        ctx = SystemContext(
+            name=options.name,
+            dialogue_id=dialogue_id,
+            client=self.client(self.scenario.system_model(options)) if spec.uses_llm else None,
+            prompts=self.prompts,
+            dataset=self.dataset,
+            grounder=self.grounder,
+            protocol=self.scenario.protocol,
+            prepared=self._prepared(options),
+            history=sample.history,
         )
+        system: Recommender = import_ref(spec.build, spec)(options, ctx)
+        return system
+
+    def _prepared(self, options: SystemOptions) -> object:
+        """The spec's `prepare` output for this system, made on first use in this process."""
+        spec = system_spec(options.kind)
+        if spec.prepare is None:
+            return None
+        if options.name not in self.prepared:
+            pctx = PrepareContext(self.dataset, self.scenario.data, self.campaign_samples())
+            self.prepared[options.name] = import_ref(spec.prepare, spec)(options, pctx)
+        return self.prepared[options.name]
+
+    def campaign_samples(self) -> list[Sample]:
+        """The campaign's samples as the runner draws them (the sample set, else drawn
+        from the seed: deterministic), so a trainer knows which targets to hold out."""
+        path = self.scenario.data.sample_set
+        if path:
+            expected = (self.dataset.name, self.dataset.fingerprint)
+            return read_sample_set(Path(path), self.catalog, dataset=expected)[1]
+        return build_samples(self.dataset, self.scenario.data)
 
     def build_simulator(self, sample: Sample, dialogue_id: str, system_name: str) -> UserSimulator:
         sim = self.scenario.simulator
