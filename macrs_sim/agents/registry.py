@@ -72,7 +72,8 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True
-    importlib.import_module(_BUILTIN)
+    for builtin in importlib.import_module(_BUILTIN).BUILTIN_SPECS:
+        register_system(builtin)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         spec = ep.load()
         register_system(spec() if callable(spec) else spec)
@@ -101,7 +102,8 @@ def _entry_error(index: int, kind: str, err: ValidationError) -> str:
     elif first["type"] == "missing":
         what = f'required field "{where}" is missing'
     else:
-        what = f"{where}: {first['msg'].removeprefix('Value error, ')}" if where else first["msg"]
+        msg = first["msg"].removeprefix("Value error, ")
+        what = f"{where}: {msg}" if where else msg
     return f'systems[{index}] (kind "{kind}"): {what}'
 
 

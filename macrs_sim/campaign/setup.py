@@ -113,9 +113,14 @@ class CampaignSetup:
         return self.scenario.simulator.kind == "llm"
 
     def model_configs(self) -> list[ModelConfig]:
-        """The distinct models the campaign calls (the agenda simulator calls none)."""
+        """The distinct models the campaign calls (the agenda simulator and systems without
+        an LLM call none)."""
         configs = [self.scenario.simulator_model()] if self.simulator_uses_llm else []
-        configs += [self.scenario.system_model(s) for s in self.scenario.systems]
+        configs += [
+            self.scenario.system_model(s)
+            for s in self.scenario.systems
+            if system_spec(s.kind).uses_llm
+        ]
         if self.scenario.judge.enabled:
             configs.append(self.scenario.judge_model())
         unique = {model_key(c): c for c in configs}
