@@ -26,7 +26,12 @@ def fixed_scenario(catalog_path: Path) -> Scenario:
         {
             "name": "fingerprint",
             "model": {"backend": "scripted"},
-            "data": {"catalog": str(catalog_path), "history_len": 3, "min_history": 1, "n_samples": 8},
+            "data": {
+                "catalog": str(catalog_path),
+                "history_len": 3,
+                "min_history": 1,
+                "n_samples": 8,
+            },
             "protocol": {"max_turns": 4, "final_list_k": 5},
             "systems": [
                 {"name": "MACRS", "kind": "macrs"},
@@ -64,8 +69,8 @@ def fingerprint(result: DialogueResult) -> dict[str, Any]:
 
 
 async def campaign_fingerprints(tmp: Path) -> dict[str, Any]:
-    from macrs_sim.data.dataset import demo_dataset
     from macrs_sim.config import DataConfig
+    from macrs_sim.data.dataset import demo_dataset
 
     catalog = demo_dataset(DataConfig()).catalog
     path = tmp / "catalog.jsonl"

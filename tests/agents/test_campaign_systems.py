@@ -16,11 +16,16 @@ from macrs_sim.config import DataConfig, parse_scenario
 from macrs_sim.data.dataset import demo_dataset
 from macrs_sim.data.samples import build_samples
 from macrs_sim.data.users import synthesize_interactions
-from macrs_sim.protocol import DialogueResult
+from macrs_sim.protocol import DialogueResult, Sample
 from macrs_sim.store import RunStore
 from tests.agents.third_party import SPEC as FIRST
 
-DATA = {"history_len": 5, "min_history": 2, "n_samples": 6}
+DATA = DataConfig(history_len=5, min_history=2, n_samples=6)
+
+
+def samples_by_id() -> dict[str, Sample]:
+    """The campaign's samples, drawn as the runner draws them."""
+    return {s.sample_id: s for s in build_samples(demo_dataset(DATA), DATA)}
 
 
 def scenario(*systems: dict[str, Any]):  # type: ignore[no-untyped-def]
@@ -28,7 +33,7 @@ def scenario(*systems: dict[str, Any]):  # type: ignore[no-untyped-def]
         {
             "name": "systems",
             "model": {"backend": "scripted"},
-            "data": DATA,
+            "data": DATA.model_dump(),
             "simulator": {"kind": "agenda"},
             "protocol": {"max_turns": 3, "final_list_k": 5},
             "systems": list(systems),
@@ -57,7 +62,7 @@ async def test_a_system_registered_at_runtime_runs_a_campaign(
     register_system(FIRST)
     run_dir, results = await run(tmp_path, {"name": "First", "kind": "first", "greeting": "Hi:"})
     catalog = demo_dataset(DataConfig()).catalog
-    samples = {s.sample_id: s for s in build_samples(demo_dataset(DataConfig(**DATA)), DataConfig(**DATA))}
+    samples = samples_by_id()
     assert len(results) == 6
     for r in results:
         unseen = [i for i in catalog if i.item_id not in samples[r.sample_id].history]
@@ -88,9 +93,8 @@ def visible_counts(samples: list[Any]) -> Counter[str]:
 
 async def test_popularity_recommends_the_most_popular_unseen_item(tmp_path: Path) -> None:
     _, results = await run(tmp_path, {"name": "Pop", "kind": "popularity"})
-    cfg = DataConfig(**DATA)
-    dataset = demo_dataset(cfg)
-    samples = {s.sample_id: s for s in build_samples(dataset, cfg)}
+    dataset = demo_dataset(DATA)
+    samples = samples_by_id()
     counts = visible_counts(list(samples.values()))
     order = {item.item_id: n for n, item in enumerate(dataset.catalog)}
     for r in results:
@@ -107,7 +111,7 @@ async def test_popularity_recommends_the_most_popular_unseen_item(tmp_path: Path
 
 
 async def test_every_baseline_runs_with_the_agenda_user(tmp_path: Path) -> None:
-    systems = [
+    systems: list[dict[str, Any]] = [
         {"name": "Random", "kind": "random", "seed": 3},
         {"name": "ItemCF", "kind": "itemcf"},
         {"name": "SASRec", "kind": "sasrec", "params": {"epochs": 2, "dim": 8}},
@@ -115,7 +119,7 @@ async def test_every_baseline_runs_with_the_agenda_user(tmp_path: Path) -> None:
     ]
     _, results = await run(tmp_path, *systems)
     assert Counter(r.system for r in results) == {"Random": 6, "ItemCF": 6, "SASRec": 6, "BPR": 6}
-    samples = {s.sample_id: s for s in build_samples(demo_dataset(DataConfig(**DATA)), DataConfig(**DATA))}
+    samples = samples_by_id()
     for r in results:
         assert r.status in ("success", "failure"), r.error
         shown = [ex.system.items[0].item_id for ex in r.exchanges]

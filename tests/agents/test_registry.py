@@ -71,7 +71,10 @@ def test_wrong_values_and_ranker_params_are_one_line() -> None:
     assert str(err.value).startswith('systems[0] (kind "macrs"): strategy_reflection: Input should')
     with pytest.raises(ConfigError) as err:
         resolve_entries(entries({"name": "s", "kind": "sasrec", "params": {"dimm": 8}}))
-    assert str(err.value) == 'systems[0] (kind "sasrec"): sasrec parameter dimm: Extra inputs are not permitted'
+    assert (
+        str(err.value)
+        == 'systems[0] (kind "sasrec"): sasrec parameter dimm: Extra inputs are not permitted'
+    )
     with pytest.raises(ConfigError) as err:
         resolve_entries(entries({"name": "r", "kind": "ranker"}))
     assert str(err.value) == 'systems[0] (kind "ranker"): required field "ranker" is missing'

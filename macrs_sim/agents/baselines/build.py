@@ -30,7 +30,8 @@ def build_ranked(options: RankerSystemOptions, ctx: SystemContext) -> RankedReco
     ranker: ItemRanker = ctx.prepared
 
     def score(history: Sequence[int]) -> Scores:
-        return ranker.score([history])[0]
+        row: Scores = ranker.score([history])[0]
+        return row
 
     return RankedRecommender(ctx.name, score, ranker.item_ids, ctx.dataset.catalog, ctx.history)
 
@@ -43,6 +44,7 @@ def build_random(options: RandomSystemOptions, ctx: SystemContext) -> RankedReco
     order = rng.random(len(item_ids)).astype(np.float32)
 
     def score(history: Sequence[int]) -> Scores:
-        return mask_seen(order[None, :].copy(), [history])[0]
+        row: Scores = mask_seen(order[None, :].copy(), [history])[0]
+        return row
 
     return RankedRecommender(ctx.name, score, item_ids, ctx.dataset.catalog, ctx.history)
