@@ -23,9 +23,12 @@ from macrs_sim.campaign.setup import resolve_scenario
 from macrs_sim.config import SystemEntry, parse_scenario, scenario_to_toml
 from macrs_sim.errors import ConfigError
 
-BUILTIN = ["itemcf", "macrs", "popularity", "random", "ranker", "sasrec", "single_llm"]
+BUILTIN = ["http", "itemcf", "macrs", "popularity", "random", "ranker", "sasrec", "single_llm"]
 # The fields a kind needs beyond name and kind.
-REQUIRED: dict[str, dict[str, Any]] = {"ranker": {"ranker": "popularity"}}
+REQUIRED: dict[str, dict[str, Any]] = {
+    "ranker": {"ranker": "popularity"},
+    "http": {"url": "http://127.0.0.1:9/crs"},
+}
 
 
 def entries(*systems: dict[str, Any]) -> list[SystemEntry]:
