@@ -133,3 +133,12 @@ def test_outside_packages_register_through_the_entry_point_group(
     assert options == EchoOptions(name="e", loud=True)
     known_kinds()
     assert groups == ["macrs_sim.systems"]  # loaded once
+
+
+def test_an_old_runs_single_llm_entry_still_loads() -> None:
+    # Resolved scenarios saved before the registry held both switches, true, for every kind.
+    old = {"name": "s", "kind": "single_llm", "information_reflection": True}
+    (options,) = resolve_entries(entries({**old, "strategy_reflection": True}))
+    assert options.model_dump(exclude_none=True) == {"name": "s", "kind": "single_llm"}
+    with pytest.raises(ConfigError, match='unknown field "strategy_reflection"'):
+        resolve_entries(entries({**old, "strategy_reflection": False}))
