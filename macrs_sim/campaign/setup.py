@@ -52,11 +52,6 @@ def resolve_scenario(scenario: Scenario) -> Scenario:
     return scenario.model_copy(update={"systems": resolve_entries(scenario.systems)})
 
 
-def resolve_scenario_entry(entry: SystemEntry) -> SystemOptions:
-    (options,) = resolve_entries([entry])
-    return options
-
-
 def with_cache_path(scenario: Scenario, output_dir: Path | None) -> Scenario:
     """`scenario` as a campaign runs it: systems resolved (see resolve_scenario) and its
     cache file pinned, for a runner whose output folder overrides the scenario's: every
@@ -77,7 +72,7 @@ class CampaignSetup:
 
     def __post_init__(self) -> None:
         self.scenario = resolve_scenario(self.scenario)
-        # What each system's campaign-scoped `prepare` made, by system name (once per process).
+        # What systems' campaign-scoped `prepare` made (or the error it raised), by options.
         self.prepared: dict[str, object] = {}
         self.catalog: Catalog = self.dataset.catalog
         self.grounder = Grounder(self.catalog, popularity=self.dataset.popularity)
@@ -128,7 +123,7 @@ class CampaignSetup:
 
     def build_system(self, cfg: SystemEntry, dialogue_id: str, sample: Sample) -> Recommender:
         """A fresh system for one dialogue, built by its kind's registered builder."""
-        options = resolve_scenario_entry(cfg)
+        (options,) = resolve_entries([cfg])  # already typed when taken from self.scenario
         spec = system_spec(options.kind)
         ctx = SystemContext(
             name=options.name,
@@ -145,14 +140,23 @@ class CampaignSetup:
         return system
 
     def _prepared(self, options: SystemOptions) -> object:
-        """The spec's `prepare` output for this system, made on first use in this process."""
+        """The spec's `prepare` output for these options, made on first use in this process
+        (entries that differ only by name share it); a failure is kept, so every dialogue
+        of the system reports it without trying again."""
         spec = system_spec(options.kind)
         if spec.prepare is None:
             return None
-        if options.name not in self.prepared:
+        key = options.model_dump_json(exclude={"name"})
+        if key not in self.prepared:
             pctx = PrepareContext(self.dataset, self.scenario.data, self.campaign_samples())
-            self.prepared[options.name] = import_ref(spec.prepare, spec)(options, pctx)
-        return self.prepared[options.name]
+            try:
+                self.prepared[key] = import_ref(spec.prepare, spec)(options, pctx)
+            except Exception as err:
+                self.prepared[key] = err
+        made = self.prepared[key]
+        if isinstance(made, Exception):
+            raise made
+        return made
 
     def campaign_samples(self) -> list[Sample]:
         """The campaign's samples as the runner draws them (the sample set, else drawn

@@ -131,3 +131,23 @@ async def test_every_baseline_runs_with_the_agenda_user(tmp_path: Path) -> None:
     # Each trained ranker went through the checkpoint cache (random trains nothing).
     cached = sorted(p.name.split("-")[0] for p in (tmp_path / "cache").rglob("*.npz"))
     assert cached == ["bpr", "itemcf", "sasrec"]
+
+
+async def test_a_failing_prepare_costs_its_dialogues_and_runs_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
+    def broken(options: Any, ctx: Any) -> None:
+        calls.append(options.name)
+        raise RuntimeError("index missing")
+
+    monkeypatch.setattr("macrs_sim.agents.baselines.build.prepare", broken)
+    _, results = await run(
+        tmp_path, {"name": "Pop", "kind": "popularity"}, {"name": "R", "kind": "random"}
+    )
+    pop = [r for r in results if r.system == "Pop"]
+    assert [r.status for r in pop] == ["error"] * 6
+    assert all("index missing" in str(r.error) for r in pop)
+    assert {r.status for r in results if r.system == "R"} <= {"success", "failure"}
+    assert calls == ["Pop"]
