@@ -16,6 +16,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializeAsAny,
     ValidationError,
     field_serializer,
     field_validator,
@@ -185,19 +186,26 @@ class SimulatorConfig(Strict):
     model: ModelConfig | None = None
 
 
-class SystemConfig(Strict):
+class SystemEntry(BaseModel):
+    """One `[[systems]]` entry as the scenario file gives it: name, kind, model, and the
+    kind's own fields, kept unchecked here.
+
+    Which kinds exist and which fields each takes is the system registry's business
+    (agents/registry.py), a higher layer than this one: it turns each entry into that
+    kind's typed options (a subclass of this class, unknown fields forbidden) when a
+    campaign starts (campaign/setup.py `resolve_scenario`), with one-line errors naming
+    the entry, the kind and the field. Config never imports agents (DESIGN.md §1).
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
     name: str
-    kind: Literal["macrs", "single_llm"]
-    information_reflection: bool = True
-    strategy_reflection: bool = True
+    kind: str
     model: ModelConfig | None = None
 
-    @model_validator(mode="after")
-    def _ablations_only_for_macrs(self) -> SystemConfig:
-        ablated = not (self.information_reflection and self.strategy_reflection)
-        if ablated and self.kind != "macrs":
-            raise ValueError("reflection switches apply only to kind = 'macrs'")
-        return self
+    def own_fields(self) -> dict[str, Any]:
+        """The kind's fields as given (everything but name, kind and model)."""
+        return dict(self.__pydantic_extra__ or {})
 
 
 class JudgeConfig(Strict):
@@ -264,7 +272,8 @@ class Scenario(Strict):
     data: DataConfig = Field(default_factory=DataConfig)
     protocol: ProtocolConfig = Field(default_factory=ProtocolConfig)
     simulator: SimulatorConfig = Field(default_factory=SimulatorConfig)
-    systems: list[SystemConfig] = Field(min_length=1, max_length=1000)
+    # Typed options (subclasses) after resolve_scenario: SerializeAsAny dumps all their fields.
+    systems: list[SerializeAsAny[SystemEntry]] = Field(min_length=1, max_length=1000)
     campaign: CampaignConfig = Field(default_factory=CampaignConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     cache: CacheConfig = Field(default_factory=CacheConfig)
@@ -293,7 +302,7 @@ class Scenario(Strict):
             raise ValueError(f"system names must be unique, repeated: {', '.join(dupes)}")
         return self
 
-    def system_model(self, system: SystemConfig) -> ModelConfig:
+    def system_model(self, system: SystemEntry) -> ModelConfig:
         return system.model or self.model
 
     def simulator_model(self) -> ModelConfig:

@@ -238,7 +238,7 @@ SCENARIO_CASES = [
     run_case(
         "wrong-kind",
         edit('kind = "macrs"', 'kind = "macr"'),
-        "systems.0.kind: Input should be 'macrs' or 'single_llm'",
+        'systems[0]: unknown kind "macr"; known: http, itemcf, macrs',
     ),
     run_case("missing-name", edit('name = "t"\n', ""), "name: required field is missing"),
     run_case("bad-toml", GOOD + "[oops\n", "not valid TOML"),
@@ -274,7 +274,7 @@ SCENARIO_CASES = [
     run_case(
         "ablation-on-single-llm",
         edit('kind = "macrs"', 'kind = "single_llm"\nstrategy_reflection = false'),
-        "reflection switches apply only to kind = 'macrs'",
+        'systems[0] (kind "single_llm"): unknown field "strategy_reflection"',
     ),
     run_case(
         "buckets-not-ending-at-one",

@@ -20,7 +20,8 @@ from macrs_sim.agents.macrs.schemas import (
     StrategyOutput,
     UserProfile,
 )
-from macrs_sim.agents.single_llm import SingleLLMOutput
+from macrs_sim.agents.registry import scripted_rules_of_all
+from macrs_sim.agents.single_llm.system import SingleLLMOutput
 from macrs_sim.analysis.judge_scripted import judge_scripted_rules
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 from macrs_sim.simulators.target_profile import TargetKeywords
@@ -50,7 +51,8 @@ def _turn_act(acts: Sequence[Act], turn: int | None) -> Act:
     return acts[((turn or 1) - 1) % len(acts)]
 
 
-def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
+def macrs_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
+    """MACRS's roles (its SystemSpec.scripted_rules); "final_list" is shared with single-LLM."""
     titles = list(catalog_titles)
 
     def recommend(req: ScriptedRequest) -> BaseModel:
@@ -63,12 +65,32 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
             step1="Reviewed acts.", step2="Checked preferences.", step3="Chose.", choice=act
         )
 
+    return {
+        "ask": lambda req: "What kind of movie are you in the mood for?",
+        "chat": lambda req: "I love films with a memorable soundtrack.",
+        "recommend": recommend,
+        "planner": planner,
+        "info_reflector": lambda req: UserProfile(
+            current_demand=[DemandPair(attribute="mood", value="light-hearted")]
+        ),
+        "strategy_reflector": lambda req: STRATEGY,
+    }
+
+
+def final_list_rule(titles: Sequence[str]) -> Rule:
     def final_list(req: ScriptedRequest) -> BaseModel:
         # As many titles as the requested schema allows (final_list_schema(k)); the
         # follow-up request (a smaller k) starts elsewhere in the catalog.
         schema = req.schema or FinalListOutput
         k = int(schema.model_json_schema()["properties"]["titles"].get("maxItems", 10))
         return schema(titles=_pick(titles, req.context.dialogue_id, "final", k, n=k))
+
+    return final_list
+
+
+def single_llm_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
+    """The single-LLM baseline's role (its SystemSpec.scripted_rules)."""
+    titles = list(catalog_titles)
 
     def single_llm(req: ScriptedRequest) -> BaseModel:
         act = _turn_act(SINGLE_LLM_ACTS, req.context.turn)
@@ -87,17 +109,15 @@ def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
             response=text,
         )
 
+    return {"single_llm": single_llm}
+
+
+def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
+    """Every registered system's rules, the shared fallback list, the simulator and judge."""
+    titles = list(catalog_titles)
     return {
-        "ask": lambda req: "What kind of movie are you in the mood for?",
-        "chat": lambda req: "I love films with a memorable soundtrack.",
-        "recommend": recommend,
-        "planner": planner,
-        "info_reflector": lambda req: UserProfile(
-            current_demand=[DemandPair(attribute="mood", value="light-hearted")]
-        ),
-        "strategy_reflector": lambda req: STRATEGY,
-        "final_list": final_list,
-        "single_llm": single_llm,
+        **scripted_rules_of_all(titles),
+        "final_list": final_list_rule(titles),
         "user": lambda req: "Hmm, not quite. Something lighter, please.",
         "opening": lambda req: "Hi! I'd like a movie for tonight, something fun.",
         "target_profile": lambda req: TargetKeywords(

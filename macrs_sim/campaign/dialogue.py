@@ -29,8 +29,13 @@ def ground_turn(turn: SystemTurn, grounder: Grounder) -> SystemTurn:
     """Fill in catalog ids (and the match method and score) for every recommended title."""
     if not turn.items:
         return turn
-    items = tuple(grounder.ground(item.title) for item in turn.items)
+    items = tuple(grounded(item, grounder) for item in turn.items)
     return turn.model_copy(update={"items": items})
+
+
+def grounded(item: ItemRef, grounder: Grounder) -> ItemRef:
+    """A system that grounded its own item (item_id set, e.g. from a tool) is believed."""
+    return item if item.item_id is not None else grounder.ground(item.title)
 
 
 def recorded_act(turn: SystemTurn) -> SystemTurn:
@@ -70,11 +75,11 @@ async def fallback_list(
     system: Recommender, state: DialogueState, grounder: Grounder, k: int
 ) -> list[ItemRef]:
     """Up to k distinct grounded items: one request, and one follow-up for what is missing."""
-    first = [grounder.ground(i.title) for i in await system.final_list(state, k)]
+    first = [grounded(i, grounder) for i in await system.final_list(state, k)]
     kept = add_distinct([], first, k)
     if len(kept) < k:
         more = await system.final_list(state, k - len(kept), given=tuple(kept))
-        kept = add_distinct(kept, [grounder.ground(i.title) for i in more], k)
+        kept = add_distinct(kept, [grounded(i, grounder) for i in more], k)
     return kept
 
 

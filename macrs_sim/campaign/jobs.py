@@ -87,7 +87,7 @@ async def run_job(setup: CampaignSetup, job: DialogueJob) -> DialogueResult | Un
     """A fresh system and simulator for the job, then the dialogue; `Unfinished` when an
     endpoint outage cut it short. Raises only for faults before the dialogue starts."""
     cfg = next(s for s in setup.scenario.systems if s.name == job.system)
-    system = setup.build_system(cfg, job.dialogue_id)
+    system = setup.build_system(cfg, job.dialogue_id, job.sample)
     try:
         simulator = setup.build_simulator(job.sample, job.dialogue_id, cfg.name)
     except Exception:

@@ -9,13 +9,15 @@ from pathlib import Path
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.base import Recommender
-from macrs_sim.agents.macrs.system import MACRSOptions, MACRSRecommender
+from macrs_sim.agents.context import PrepareContext, SystemContext
+from macrs_sim.agents.registry import SystemOptions, import_ref, resolve_entries, system_spec
 from macrs_sim.agents.scripted_rules import default_scripted_rules
-from macrs_sim.agents.single_llm import SingleLLMRecommender
-from macrs_sim.config import ModelConfig, OpenAIModel, Scenario, SystemConfig
+from macrs_sim.config import ModelConfig, OpenAIModel, Scenario, SystemEntry
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.sample_set import read_sample_set
+from macrs_sim.data.samples import build_samples
 from macrs_sim.llm.accounting import CallLog
 from macrs_sim.llm.breaker import CircuitBreaker
 from macrs_sim.llm.cache import CACHE_FILE, ResponseCache
@@ -45,9 +47,20 @@ def cache_path(scenario: Scenario, output_dir: Path | None = None) -> Path:
     return (base / CACHE_FILE).resolve()
 
 
+def resolve_scenario(scenario: Scenario) -> Scenario:
+    """`scenario` with each `[[systems]]` entry as its kind's typed options (all fields,
+    defaults filled in, so the resolved scenario a run saves holds them); a kind or field
+    that does not fit is a ConfigError of one line (agents/registry.py)."""
+    if all(isinstance(s, SystemOptions) for s in scenario.systems):
+        return scenario
+    return scenario.model_copy(update={"systems": resolve_entries(scenario.systems)})
+
+
 def with_cache_path(scenario: Scenario, output_dir: Path | None) -> Scenario:
-    """`scenario` with its cache file pinned, for a runner whose output folder overrides
-    the scenario's: every CampaignSetup built from it (also in Ray actors) shares the file."""
+    """`scenario` as a campaign runs it: systems resolved (see resolve_scenario) and its
+    cache file pinned, for a runner whose output folder overrides the scenario's: every
+    CampaignSetup built from it (also in Ray actors) shares the file."""
+    scenario = resolve_scenario(scenario)
     cache = scenario.cache.model_copy(update={"path": str(cache_path(scenario, output_dir))})
     return scenario.model_copy(update={"cache": cache})
 
@@ -63,6 +76,9 @@ class CampaignSetup:
 
     def __post_init__(self) -> None:
         self.outage_wait_s = OUTAGE_WAIT_S
+        self.scenario = resolve_scenario(self.scenario)
+        # What systems' campaign-scoped `prepare` made (or the error it raised), by options.
+        self.prepared: dict[str, object] = {}
         self.catalog: Catalog = self.dataset.catalog
         self.grounder = Grounder(self.catalog, popularity=self.dataset.popularity)
         if self.scripted_rules is None:
@@ -100,25 +116,67 @@ class CampaignSetup:
         return self.scenario.simulator.kind == "llm"
 
     def model_configs(self) -> list[ModelConfig]:
-        """The distinct models the campaign calls (the agenda simulator calls none)."""
+        """The distinct models the campaign calls (the agenda simulator and systems without
+        an LLM call none)."""
         configs = [self.scenario.simulator_model()] if self.simulator_uses_llm else []
-        configs += [self.scenario.system_model(s) for s in self.scenario.systems]
+        configs += [
+            self.scenario.system_model(s)
+            for s in self.scenario.systems
+            if system_spec(s.kind).uses_llm
+        ]
         if self.scenario.judge.enabled:
             configs.append(self.scenario.judge_model())
         unique = {model_key(c): c for c in configs}
         return list(unique.values())
 
-    def build_system(self, cfg: SystemConfig, dialogue_id: str) -> Recommender:
-        client = self.client(self.scenario.system_model(cfg))
-        retries = self.scenario.protocol.max_structured_retries
-        if cfg.kind == "single_llm":
-            return SingleLLMRecommender(
-                cfg.name, client, self.prompts, dialogue_id=dialogue_id, retries=retries
-            )
-        options = MACRSOptions(cfg.information_reflection, cfg.strategy_reflection, retries)
-        return MACRSRecommender(
-            cfg.name, client, self.prompts, dialogue_id=dialogue_id, options=options
+    def build_system(
+        self, cfg: SystemEntry, dialogue_id: str, sample: Sample | None = None
+    ) -> Recommender:
+        """A fresh system for one dialogue, built by its kind's registered builder; `sample`
+        gives it the user's browsing history (none for a person in `chat`)."""
+        (options,) = resolve_entries([cfg])  # already typed when taken from self.scenario
+        spec = system_spec(options.kind)
+        ctx = SystemContext(
+            name=options.name,
+            dialogue_id=dialogue_id,
+            client=self.client(self.scenario.system_model(options)) if spec.uses_llm else None,
+            prompts=self.prompts,
+            dataset=self.dataset,
+            grounder=self.grounder,
+            protocol=self.scenario.protocol,
+            prepared=self._prepared(options),
+            history=sample.history if sample is not None else (),
         )
+        system: Recommender = import_ref(spec.build, spec)(options, ctx)
+        return system
+
+    def _prepared(self, options: SystemOptions) -> object:
+        """The spec's `prepare` output for these options, made on first use in this process
+        (entries that differ only by name share it); a failure is kept, so every dialogue
+        of the system reports it without trying again."""
+        spec = system_spec(options.kind)
+        if spec.prepare is None:
+            return None
+        key = options.model_dump_json(exclude={"name"})
+        if key not in self.prepared:
+            pctx = PrepareContext(self.dataset, self.scenario.data, self.campaign_samples())
+            try:
+                self.prepared[key] = import_ref(spec.prepare, spec)(options, pctx)
+            except Exception as err:
+                self.prepared[key] = err
+        made = self.prepared[key]
+        if isinstance(made, Exception):
+            raise made
+        return made
+
+    def campaign_samples(self) -> list[Sample]:
+        """The campaign's samples as the runner draws them (the sample set, else drawn
+        from the seed: deterministic), so a trainer knows which targets to hold out."""
+        path = self.scenario.data.sample_set
+        if path:
+            expected = (self.dataset.name, self.dataset.fingerprint)
+            return read_sample_set(Path(path), self.catalog, dataset=expected)[1]
+        return build_samples(self.dataset, self.scenario.data)
 
     def build_simulator(self, sample: Sample, dialogue_id: str, system_name: str) -> UserSimulator:
         sim = self.scenario.simulator

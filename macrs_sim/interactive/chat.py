@@ -17,7 +17,7 @@ from pathlib import Path
 from types import FrameType
 
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
-from macrs_sim.config import Scenario, SystemConfig, parse_scenario
+from macrs_sim.config import Scenario, SystemEntry, parse_scenario
 from macrs_sim.errors import ConfigError
 from macrs_sim.interactive.agent import RecommenderChatAgent
 from macrs_sim.interactive.person import PersonSimulator, ReadReply
@@ -50,7 +50,7 @@ def default_chat_scenario() -> Scenario:
     return parse_scenario({"name": "chat", "systems": systems}, "<built-in chat scenario>")
 
 
-def pick_system(scenario: Scenario, name: str | None) -> SystemConfig:
+def pick_system(scenario: Scenario, name: str | None) -> SystemEntry:
     if name is None:
         return scenario.systems[0]
     for cfg in scenario.systems:
@@ -60,7 +60,7 @@ def pick_system(scenario: Scenario, name: str | None) -> SystemConfig:
     raise ConfigError(f"--system {name!r}: scenario {scenario.name!r} has no such system ({names})")
 
 
-def chat_scenario(scenario: Scenario, cfg: SystemConfig) -> Scenario:
+def chat_scenario(scenario: Scenario, cfg: SystemEntry) -> Scenario:
     """What the run records: the one system talked to, under a name no campaign resumes."""
     return scenario.model_copy(update={"name": f"{scenario.name}-chat", "systems": [cfg]})
 

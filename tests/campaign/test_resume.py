@@ -10,6 +10,7 @@ import pytest
 
 from macrs_sim.campaign.rundir import STORE_FILE, RunLock, new_run_dir, run_identity
 from macrs_sim.campaign.runner import CampaignResult, run_campaign_async
+from macrs_sim.campaign.setup import resolve_scenario
 from macrs_sim.config import Scenario, parse_scenario, scenario_to_toml
 from macrs_sim.errors import DataError
 from macrs_sim.store import RunStore
@@ -76,7 +77,7 @@ async def test_a_crashed_run_resumes_redoing_only_the_missing_dialogues(tmp_path
 async def test_a_run_killed_before_storing_its_samples_prepares_them_again(
     tmp_path: Path, left: str
 ) -> None:
-    run_dir, lock = new_run_dir(scenario(), tmp_path)
+    run_dir, lock = new_run_dir(resolve_scenario(scenario()), tmp_path)  # as the runner saves it
     lock.release()  # as if its process died
     if left == "empty store file":
         (run_dir / STORE_FILE).write_bytes(b"")
@@ -92,7 +93,7 @@ async def test_a_run_killed_before_storing_its_samples_prepares_them_again(
 
 
 async def test_an_unreadable_store_is_never_resumed_silently(tmp_path: Path) -> None:
-    run_dir, lock = new_run_dir(scenario(), tmp_path)
+    run_dir, lock = new_run_dir(resolve_scenario(scenario()), tmp_path)  # as the runner saves it
     lock.release()
     (run_dir / STORE_FILE).write_bytes(b"this is not SQLite " * 300)
     with pytest.raises(DataError) as err:

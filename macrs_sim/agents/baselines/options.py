@@ -1,0 +1,83 @@
+"""The non-LLM baselines' `[[systems]]` entries: the reference rows of every comparison.
+
+`random`, `popularity`, `itemcf`, `sasrec` name their ranker; `ranker` takes any ranker
+(`ranker = "bpr"`). `params` are the ranker's hyperparameters (as `models train` takes
+them); the model is trained once per process on the campaign split, through the
+rankers' checkpoint cache.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, cast
+
+from pydantic import Field, model_validator
+
+from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.errors import ConfigError
+from macrs_sim.rankers.train import make_params
+
+RankerKind = Literal["popularity", "itemcf", "bpr", "sasrec"]
+ParamValue = str | int | float | bool
+
+
+class RandomSystemOptions(SystemOptions):
+    kind: Literal["random"] = "random"
+    seed: int = 0
+
+
+class _RankerOptions(SystemOptions):
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+
+    def ranker_kind(self) -> str:
+        return self.kind
+
+    @model_validator(mode="after")
+    def _params_fit_the_ranker(self) -> _RankerOptions:
+        # At scenario load, not in the campaign: a typo or a missing torch is one line.
+        try:
+            make_params(self.ranker_kind(), cast(Any, self.params))
+        except ConfigError as err:
+            raise ValueError(str(err)) from None
+        return self
+
+
+class PopularitySystemOptions(_RankerOptions):
+    kind: Literal["popularity"] = "popularity"
+
+
+class ItemCFSystemOptions(_RankerOptions):
+    kind: Literal["itemcf"] = "itemcf"
+
+
+class SASRecSystemOptions(_RankerOptions):
+    kind: Literal["sasrec"] = "sasrec"
+
+
+class AnyRankerSystemOptions(_RankerOptions):
+    kind: Literal["ranker"] = "ranker"
+    ranker: RankerKind
+
+    def ranker_kind(self) -> str:
+        return self.ranker
+
+
+RankerSystemOptions = _RankerOptions
+_BUILD = "macrs_sim.agents.baselines.build:"
+
+
+def _ranker_spec(options: type[_RankerOptions], kind: str, extra: str | None) -> SystemSpec:
+    return SystemSpec(
+        kind=kind, options=options, build=_BUILD + "build_ranked", prepare=_BUILD + "prepare",
+        extra=extra, uses_llm=False,
+    )  # fmt: skip
+
+
+BASELINE_SPECS = (
+    SystemSpec(
+        kind="random", options=RandomSystemOptions, build=_BUILD + "build_random", uses_llm=False
+    ),
+    _ranker_spec(PopularitySystemOptions, "popularity", None),
+    _ranker_spec(ItemCFSystemOptions, "itemcf", None),
+    _ranker_spec(SASRecSystemOptions, "sasrec", "recsys"),
+    _ranker_spec(AnyRankerSystemOptions, "ranker", "recsys"),
+)

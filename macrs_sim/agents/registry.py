@@ -1,0 +1,155 @@
+"""The system registry: every system under test is a `SystemSpec`, never an if/else.
+
+Layering (DESIGN.md §1, config < agents): config.py knows only a generic `SystemEntry`
+(name, kind, model, the kind's own fields kept unchecked). This module owns the kinds:
+`resolve_entries` turns each entry into its kind's typed options model (a subclass of
+SystemEntry with unknown fields forbidden), which is a discriminated union over the
+registered kinds checked by hand so the error is one line naming entry, kind and field:
+`systems[2] (kind "macrs"): unknown field "informaton_reflection"`. The campaign
+resolves its scenario once, before any file is written (campaign/setup.py), and the
+resolved scenario it saves holds each system's full options. Why not a union inside
+config: the union must include systems registered by outside packages (entry points),
+and config may not import agents, not even inside a function.
+
+Builders and `prepare` are "module:function" strings imported on first use, so a
+registered system costs nothing until a campaign uses it; an import that fails names
+the pip extra the system needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any, cast
+
+from pydantic import ConfigDict, ValidationError
+
+from macrs_sim.config import SystemEntry
+from macrs_sim.errors import ConfigError
+
+ENTRY_POINT_GROUP = "macrs_sim.systems"
+_BUILTIN = "macrs_sim.agents.builtin"
+
+
+class SystemOptions(SystemEntry):
+    """Base of every kind's options: name, kind (a Literal in each subclass), model."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class SystemSpec:
+    kind: str
+    options: type[SystemOptions]
+    # "module:function": (options, ctx: SystemContext) -> Recommender.
+    build: str
+    # "module:function": (options, ctx: PrepareContext) -> resources, once per process.
+    prepare: str | None = None
+    # "module:function": (catalog titles) -> {role: Rule} for the scripted backend.
+    scripted_rules: str | None = None
+    # The pip extra its imports need, named when they fail ("recsys" -> macrs-sim[recsys]).
+    extra: str | None = None
+    uses_llm: bool = True
+
+
+_SPECS: dict[str, SystemSpec] = {}
+_loaded = False
+
+
+def register_system(spec: SystemSpec) -> None:
+    """Add (or replace) a system kind; its options' `kind` field must be Literal[spec.kind]."""
+    field = spec.options.model_fields.get("kind")
+    if field is None or getattr(field.annotation, "__args__", None) != (spec.kind,):
+        raise ValueError(f"options of system {spec.kind!r} need `kind: Literal[{spec.kind!r}]`")
+    _SPECS[spec.kind] = spec
+
+
+def _load() -> None:
+    """Built-in systems, then the entry-point group (each once per process)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for builtin in importlib.import_module(_BUILTIN).BUILTIN_SPECS:
+        register_system(builtin)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        spec = ep.load()
+        register_system(spec() if callable(spec) else spec)
+
+
+def known_kinds() -> list[str]:
+    _load()
+    return sorted(_SPECS)
+
+
+def system_spec(kind: str) -> SystemSpec:
+    _load()
+    try:
+        return _SPECS[kind]
+    except KeyError:
+        raise ConfigError(
+            f"unknown system kind {kind!r}; known: {', '.join(known_kinds())}"
+        ) from None
+
+
+def _entry_error(index: int, kind: str, err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    if first["type"] == "extra_forbidden":
+        what = f'unknown field "{where}"'
+    elif first["type"] == "missing":
+        what = f'required field "{where}" is missing'
+    else:
+        msg = first["msg"].removeprefix("Value error, ")
+        what = f"{where}: {msg}" if where else msg
+    return f'systems[{index}] (kind "{kind}"): {what}'
+
+
+def resolve_entry(index: int, entry: SystemEntry) -> SystemOptions:
+    """The entry as its kind's options; ConfigError (one line) when it does not fit."""
+    if isinstance(entry, SystemOptions):
+        return entry
+    _load()
+    spec = _SPECS.get(entry.kind)
+    if spec is None:
+        raise ConfigError(
+            f'systems[{index}]: unknown kind "{entry.kind}"; known: {", ".join(known_kinds())}'
+        )
+    data = entry.model_dump(exclude_none=True) | {"model": entry.model}
+    try:
+        return spec.options.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(_entry_error(index, entry.kind, err)) from None
+
+
+def resolve_entries(entries: Sequence[SystemEntry]) -> list[SystemOptions]:
+    return [resolve_entry(i, e) for i, e in enumerate(entries)]
+
+
+def import_ref(ref: str, spec: SystemSpec) -> Callable[..., Any]:
+    """`module:function`, imported now; a missing dependency names the extra to install."""
+    module, _, attr = ref.partition(":")
+    try:
+        return cast(Callable[..., Any], getattr(importlib.import_module(module), attr))
+    except ImportError as err:
+        hint = f": pip install 'macrs-sim[{spec.extra}]'" if spec.extra else ""
+        raise ConfigError(f"system kind {spec.kind!r} cannot be loaded ({err}){hint}") from None
+
+
+def scripted_rules_of_all(titles: Sequence[str]) -> dict[str, Any]:
+    """Every registered system's scripted rules, merged; two kinds claiming a role is an error."""
+    merged: dict[str, Any] = {}
+    owner: dict[str, str] = {}
+    for kind in known_kinds():
+        spec = _SPECS[kind]
+        if spec.scripted_rules is None:
+            continue
+        rules: Mapping[str, Any] = import_ref(spec.scripted_rules, spec)(titles)
+        for role in rules:
+            if role in owner:
+                raise ValueError(f"scripted role {role!r} claimed by {owner[role]!r} and {kind!r}")
+            owner[role] = kind
+        merged |= rules
+    return merged

@@ -1,0 +1,17 @@
+"""Builds the single-LLM baseline for one dialogue (its SystemSpec.build)."""
+
+from __future__ import annotations
+
+from macrs_sim.agents.context import SystemContext
+from macrs_sim.agents.single_llm.options import SingleLLMSystemOptions
+from macrs_sim.agents.single_llm.system import SingleLLMRecommender
+
+
+def build(options: SingleLLMSystemOptions, ctx: SystemContext) -> SingleLLMRecommender:
+    return SingleLLMRecommender(
+        ctx.name,
+        ctx.require_client(),
+        ctx.prompts,
+        dialogue_id=ctx.dialogue_id,
+        retries=ctx.retries,
+    )
