@@ -21,7 +21,28 @@ from macrs_sim.agents.interecagent.schemas import PlanStep
 from macrs_sim.protocol import Record
 from macrs_sim.tools.embedding import TextEncoder
 
-_STOP = frozenset("a an the i me my to of and or for some any is it that this please".split())
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "i",
+        "me",
+        "my",
+        "to",
+        "of",
+        "and",
+        "or",
+        "for",
+        "some",
+        "any",
+        "is",
+        "it",
+        "that",
+        "this",
+        "please",
+    ]
+)
 
 
 class Demonstration(Record):

@@ -202,6 +202,11 @@ class BusExecutor:
         lines = [f"{i} | {self.res.resolver.catalog[i].display_title}" for i in shown]
         return StepResult(True, "\n".join(lines), shown=shown)
 
+    def top(self, bus: CandidateBus, k: int, given: Sequence[str] = ()) -> list[str]:
+        """The first k candidates not excluded and not in `given` (the fallback list)."""
+        excluded = set(self._excluded()) | set(given)
+        return [i for i in bus.items if i not in excluded][:k]
+
     def _excluded(self) -> list[str]:
         """Disliked, already shown and already seen items (the long-term history)."""
         disliked = self.res.resolver.resolve(self.memory.dislike)[0]

@@ -71,13 +71,14 @@ def render_demos(demos: Sequence[Demonstration]) -> str:
     return "\n\n".join(d.render() for d in demos) if demos else NONE
 
 
-def render_steps(records: Sequence[TrackRecord], outputs: Sequence[str]) -> str:
+def render_steps(records: Sequence[TrackRecord]) -> str:
+    """The ReAct loop's steps so far: tool, input, and the summary of what it returned."""
     if not records:
         return NONE
     lines = []
-    for rec, out in zip(records, outputs, strict=True):
+    for rec in records:
         given = rec.input if isinstance(rec.input, str) else json.dumps(rec.input)
-        lines.append(f"{rec.step}. {rec.tool} {given} -> {out}")
+        lines.append(f"{rec.step}. {rec.tool} {given} -> {rec.output}")
     return "\n".join(lines)
 
 
