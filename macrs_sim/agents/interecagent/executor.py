@@ -199,8 +199,12 @@ class BusExecutor:
         shown = [i for i in bus.items if i not in excluded][:k]
         if not shown:
             return StepResult(True, "No candidate is left to show.")
-        lines = [f"{i} | {self.res.resolver.catalog[i].display_title}" for i in shown]
+        lines = [f"{i} | {self.title(i)}" for i in shown]
         return StepResult(True, "\n".join(lines), shown=shown)
+
+    def title(self, item_id: str) -> str:
+        """The display title with its spacing tidied (catalog titles may end in a space)."""
+        return " ".join(self.res.resolver.catalog[item_id].display_title.split())
 
     def top(self, bus: CandidateBus, k: int, given: Sequence[str] = ()) -> list[str]:
         """The first k candidates not excluded and not in `given` (the fallback list)."""
@@ -213,8 +217,7 @@ class BusExecutor:
         return disliked + list(self.memory.shown) + list(self.memory.long_term_likes)
 
     def _preview(self, bus: CandidateBus) -> str:
-        catalog = self.res.resolver.catalog
-        names = "; ".join(catalog[i].display_title for i in bus.items[:PREVIEW])
+        names = "; ".join(self.title(i) for i in bus.items[:PREVIEW])
         more = f" (and {len(bus) - PREVIEW} more)" if len(bus) > PREVIEW else ""
         return f"{len(bus)} candidates: {names}{more}" if bus.items else "0 candidates."
 

@@ -102,8 +102,9 @@ class InteRecAgent:
         return SystemTurn(act=act, text=final.reply, items=items, explain=explain)
 
     def _ref(self, item_id: str) -> ItemRef:
-        title = self.executor.res.resolver.catalog[item_id].display_title
-        return ItemRef(title=title, item_id=item_id, score=1.0, method="exact")
+        return ItemRef(
+            title=self.executor.title(item_id), item_id=item_id, score=1.0, method="exact"
+        )
 
     def _pick_demos(self, request: str) -> list[Demonstration]:
         k = self.options.n_demonstrations

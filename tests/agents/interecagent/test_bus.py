@@ -87,9 +87,14 @@ async def test_bad_steps_are_recorded_and_leave_the_bus(
         ("teleport", False, 8), ("hard_filter", False, 8), ("fetch_candidates", False, 8),
         ("query_info", False, 8), ("soft_filter", False, 8), ("query_info", True, 8),
     ]  # fmt: skip
-    assert tracker.records[0].error is not None and "unknown tool 'teleport'" in tracker.records[0].error
+    assert (
+        tracker.records[0].error is not None
+        and "unknown tool 'teleport'" in tracker.records[0].error
+    )
     assert "unknown genre 'Western'" in (tracker.records[1].error or "")
-    assert tracker.records[2].error == "invalid arguments: k: Input should be less than or equal to 20"
+    assert (
+        tracker.records[2].error == "invalid arguments: k: Input should be less than or equal to 20"
+    )
     assert tracker.records[4].error == "soft_filter needs `items` (liked items) or a `description`"
     assert "Quiet Rooms" in tracker.last_output and tracker.shown == []
     tools = [(r.tool, r.ok) for r in log.pop("d1")]
