@@ -54,14 +54,14 @@ def scripted_reply(req: ScriptedRequest) -> str:
     return "What kind of movie are you in the mood for?"
 
 
-def interecagent_scripted_rules(genres: Sequence[str]) -> dict[str, Rule]:
+def interecagent_scripted_rules(genres: Sequence[str], fetch_k: int = 3) -> dict[str, Rule]:
     known = list(genres)
 
     def planner(req: ScriptedRequest) -> BaseModel:
-        return PlanOutput(plan=scripted_plan(latest_request(req), known))
+        return PlanOutput(plan=scripted_plan(latest_request(req), known, fetch_k))
 
     def react(req: ScriptedRequest) -> BaseModel:
-        plan = scripted_plan(latest_request(req), known)
+        plan = scripted_plan(latest_request(req), known, fetch_k)
         done = len(re.findall(r"^\d+\. ", _user_text(req).split("Steps so far:", 1)[-1], re.M))
         if done >= len(plan):
             return ReactStep(tool="finish", response="Here are my picks for you.")
