@@ -7,6 +7,7 @@ after, error) and, through the toolkit tools or `_log_call`, a `ToolCallRecord`.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,15 +71,16 @@ class BusExecutor:
         ids = [item.item_id for item in catalog]
         # The bus starts with every item, most popular first (ties: catalog order).
         self.all_items = sorted(ids, key=lambda i: (-res.popularity.get(i, 0), order[i]))
-        self.sql = SqlQueryTool(res.database, log=log)
-        self.hard = HardFilterTool(res.database, log=log)
+        # The toolkit's tools record nothing themselves: `_call` records each call with the
+        # step's input as the model wrote it, not the bus-sized argument lists built here.
+        self.sql = SqlQueryTool(res.database)
+        self.hard = HardFilterTool(res.database)
         self.rank = RankTool(res.resolver, dict(res.popularity), scorer=res.scorer,
-                             similarity=res.text, log=log)  # fmt: skip
-        self.similar = (
-            SimilarItemsTool(res.neighbours, res.resolver, log=log) if res.neighbours else None
-        )
-        self.text = TextSimilarityTool(res.text, res.resolver, log=log) if res.text else None
-        self.bm25 = Bm25SearchTool(res.bm25, res.resolver, log=log) if res.bm25 else None
+                             similarity=res.text)  # fmt: skip
+        self.similar = SimilarItemsTool(res.neighbours, res.resolver) if res.neighbours else None
+        self.text = TextSimilarityTool(res.text, res.resolver) if res.text else None
+        self.bm25 = Bm25SearchTool(res.bm25, res.resolver) if res.bm25 else None
+        self._step_input: dict[str, Any] | str = {}
         self._toolkit_calls = 0
         self._handlers: dict[str, Callable[[CandidateBus, dict[str, Any]], Any]] = {
             ti.STORE: self._store, ti.QUERY: self._query, ti.HARD: self._hard,
@@ -100,7 +102,7 @@ class BusExecutor:
         if name is None:
             known = ", ".join(ti.TOOL_NAMES)
             result = StepResult(False, "", error=f"unknown tool {step.tool!r}; tools: {known}")
-            self._log_call(step.tool, step.input, result)
+            self._log_call(step.tool, step.input, result.ok, result.error)
         else:
             result = await self._dispatch(name, step, bus)
         text = result.text if result.ok else f"Error: {result.error}"
@@ -115,20 +117,24 @@ class BusExecutor:
         return result
 
     async def _dispatch(self, name: str, step: PlanStep, bus: CandidateBus) -> StepResult:
-        calls = self._toolkit_calls
+        calls, self._step_input = self._toolkit_calls, step.input
         try:
             out = self._handlers[name](bus, _validated(name, step.input))
             result: StepResult = await out
         except StepFailed as err:
             result = StepResult(False, "", error=str(err))
         if self._toolkit_calls == calls:  # no toolkit tool recorded this step: record it here
-            self._log_call(name, step.input, result)
+            self._log_call(name, step.input, result.ok, result.error, len(result.text))
         return result
 
     async def _call(self, tool: RecTool[Any, Any], args: BaseModel) -> ToolReply[Any]:
         """A toolkit tool with arguments built here (bounds beyond the tool's own checks)."""
         self._toolkit_calls += 1
-        return await tool.call(args)
+        start = time.perf_counter()
+        reply = await tool.call(args)
+        elapsed = time.perf_counter() - start
+        self._log_call(tool.name, self._step_input, reply.ok, reply.error, len(reply.text), elapsed)
+        return reply
 
     async def _store(self, bus: CandidateBus, args: dict[str, Any]) -> StepResult:
         found, unknown = self.res.resolver.resolve(ti.StoreInput(**args).items)
@@ -221,15 +227,23 @@ class BusExecutor:
         more = f" (and {len(bus) - PREVIEW} more)" if len(bus) > PREVIEW else ""
         return f"{len(bus)} candidates: {names}{more}" if bus.items else "0 candidates."
 
-    def _log_call(self, tool: str, given: dict[str, Any] | str, result: StepResult) -> None:
+    def _log_call(
+        self,
+        tool: str,
+        given: dict[str, Any] | str,
+        ok: bool,
+        error: str | None,
+        chars: int = 0,
+        latency: float = 0.0,
+    ) -> None:
         if self.log is None:
             return
         ctx = current_call()
-        text = result.text if result.ok else f"Error: {result.error}"
         self.log.record(ToolCallRecord(
             dialogue_id=ctx.dialogue_id, system=ctx.system, role=ctx.role, turn=ctx.turn,
             tool=tool, input=given if isinstance(given, dict) else {"text": given},
-            output_chars=len(text), latency_s=0.0, ok=result.ok, error=result.error,
+            output_chars=chars if ok else len(f"Error: {error}"), latency_s=latency, ok=ok,
+            error=error,
         ))  # fmt: skip
 
 

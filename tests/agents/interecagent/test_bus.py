@@ -36,6 +36,12 @@ async def test_funnel_hard_then_rank_then_fetch(
     recs = log.pop("d1")
     assert [r.tool for r in recs] == ["filter_items", "rank_items", "fetch_candidates"]
     assert {(r.system, r.role, r.turn) for r in recs} == {("ira", "interecagent.tools", 2)}
+    # The step's input as written, not the argument lists the executor built from the bus.
+    assert [r.input for r in recs] == [
+        {"exclude_genres": ["Comedy"]},
+        {"by": "preference"},
+        {"k": 2},
+    ]
 
 
 async def test_soft_filter_keeps_neighbours_in_similarity_order(
