@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -90,6 +91,4 @@ class Tracker:
 
 
 def _input_text(value: dict[str, Any] | str) -> str:
-    import json
-
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)

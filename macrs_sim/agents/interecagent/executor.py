@@ -81,6 +81,7 @@ class BusExecutor:
         self.text = TextSimilarityTool(res.text, res.resolver) if res.text else None
         self.bm25 = Bm25SearchTool(res.bm25, res.resolver) if res.bm25 else None
         self._step_input: dict[str, Any] | str = {}
+        self._genres = {g.casefold(): g for item in catalog for g in item.genres}
         self._toolkit_calls = 0
         self._handlers: dict[str, Callable[[CandidateBus, dict[str, Any]], Any]] = {
             ti.STORE: self._store, ti.QUERY: self._query, ti.HARD: self._hard,
@@ -151,14 +152,30 @@ class BusExecutor:
         return StepResult(True, reply.text)
 
     async def _hard(self, bus: CandidateBus, args: dict[str, Any]) -> StepResult:
-        base = HardFilterArgs.model_validate(args)
+        base, note = self._known_genres(HardFilterArgs.model_validate(args))
         within = None if bus.full else list(bus.items)
         if within == []:
             return StepResult(True, self._preview(bus), note="the bus was already empty")
         query = base.model_copy(update={"within": within, "limit": self.settings.hard_limit})
         reply = await self._call(self.hard, query)
         bus.keep(_ids(_hits(reply.data, reply.error)))
-        return StepResult(True, self._preview(bus))
+        return StepResult(True, self._preview(bus), note=note)
+
+    def _known_genres(self, args: HardFilterArgs) -> tuple[HardFilterArgs, str | None]:
+        """Small models write "none" or a person as a genre: such entries are dropped with a
+        note, unless nothing else is asked (then the tool's own error goes back)."""
+        unknown = [g for g in args.genres + args.exclude_genres if g.casefold() not in self._genres]
+        if not unknown:
+            return args, None
+
+        def known(values: list[str]) -> list[str]:
+            return [self._genres[g.casefold()] for g in values if g.casefold() in self._genres]
+
+        update = {"genres": known(args.genres), "exclude_genres": known(args.exclude_genres)}
+        kept = args.model_copy(update=update)
+        if kept.model_dump(exclude_defaults=True) == {}:
+            return args, None
+        return kept, "ignored unknown genre(s): " + ", ".join(map(repr, unknown))
 
     async def _soft(self, bus: CandidateBus, args: dict[str, Any]) -> StepResult:
         soft = ti.SoftInput(**args)
@@ -205,7 +222,7 @@ class BusExecutor:
         shown = [i for i in bus.items if i not in excluded][:k]
         if not shown:
             return StepResult(True, "No candidate is left to show.")
-        lines = [f"{i} | {self.title(i)}" for i in shown]
+        lines = [f"{n}. {self.title(i)}" for n, i in enumerate(shown, 1)]
         return StepResult(True, "\n".join(lines), shown=shown)
 
     def title(self, item_id: str) -> str:

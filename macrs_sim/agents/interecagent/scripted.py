@@ -19,7 +19,7 @@ from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
 _LATEST = re.compile(r"^The user's latest message: (.*)$", re.MULTILINE)
 _DECADE = re.compile(r"\b(1[89]\d|20\d)0s\b")
-_SHOWN = re.compile(r"^[^|\n]+ \| (.+)$", re.MULTILINE)
+_SHOWN = re.compile(r"^\d+\. (.+)$", re.MULTILINE)
 
 
 def _user_text(req: ScriptedRequest) -> str:

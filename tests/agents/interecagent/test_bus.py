@@ -31,7 +31,7 @@ async def test_funnel_hard_then_rank_then_fetch(
     ]
     assert bus.items == ["4", "3", "6", "8"]
     assert tracker.shown == ["4", "3"]
-    assert tracker.last_output == "4 | Heat (1986)\n3 | Heat (1995)"
+    assert tracker.last_output == "1. Heat (1986)\n2. Heat (1995)"
     assert tracker.records[0].output.startswith("5 candidates: Star Voyage (1979); Heat (1995)")
     recs = log.pop("d1")
     assert [r.tool for r in recs] == ["filter_items", "rank_items", "fetch_candidates"]
@@ -121,3 +121,13 @@ async def test_ranking_drops_dislikes_and_shown(
     # Drops 1 (history), 7 (disliked), 4 (shown): 2 .6, 3 .5, 5 .4, 6 .3, 8 .2
     assert bus.items == ["2", "3", "5", "6", "8"]
     assert tracker.shown == ["2", "3", "5"]
+
+
+async def test_unknown_genres_beside_known_conditions_are_dropped(
+    executor: BusExecutor, in_dialogue: CallContext
+) -> None:
+    bus = executor.new_bus()
+    step = ("hard_filter", {"genres": ["comedy", "Dev Patel"], "exclude_genres": ["none"]})
+    tracker = await executor.run_plan(_steps(step), bus)
+    assert bus.items == ["7", "2", "5"]
+    assert tracker.records[0].note == "ignored unknown genre(s): 'Dev Patel', 'none'"
