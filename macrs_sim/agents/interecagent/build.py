@@ -84,8 +84,14 @@ def build(
     prompts: PromptLibrary,
     history: Sequence[str] = (),
     log: ToolCallLog | None = None,
+    retries: int | None = None,
 ) -> InteRecAgent:
-    """One system for one dialogue; `history` is the sample's history (long-term memory)."""
+    """One system for one dialogue; `history` is the sample's history (long-term memory).
+
+    `retries` (the protocol's max_structured_retries) overrides `options.retries`.
+    """
+    if retries is not None:
+        options = options.model_copy(update={"retries": retries})
     settings = BusSettings(options.fetch_k, options.hard_limit, options.soft_fraction)
     memory = ProfileMemory(history)
     executor = BusExecutor(prepared.resources, memory, log=log, settings=settings)

@@ -82,6 +82,7 @@ class BusExecutor:
         self.bm25 = Bm25SearchTool(res.bm25, res.resolver) if res.bm25 else None
         self._step_input: dict[str, Any] | str = {}
         self._genres = {g.casefold(): g for item in catalog for g in item.genres}
+        self.genres = sorted(set(self._genres.values()))
         self._toolkit_calls = 0
         self._handlers: dict[str, Callable[[CandidateBus, dict[str, Any]], Any]] = {
             ti.STORE: self._store, ti.QUERY: self._query, ti.HARD: self._hard,

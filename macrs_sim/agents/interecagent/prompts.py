@@ -33,6 +33,7 @@ class PlannerContext:
     """What every planning call sees besides the demonstrations."""
 
     tools: str
+    genres: str
     profile: str
     history: str
     request: str
@@ -98,8 +99,9 @@ def planner_messages(
     critique: Critique | None = None,
 ) -> list[LLMMessage]:
     system = p.planner.render(
-        "system", tools=ctx.tools, schema=SCHEMA_TEXT, demonstrations=render_demos(demos)
-    )
+        "system", tools=ctx.tools, schema=SCHEMA_TEXT, genres=ctx.genres,
+        demonstrations=render_demos(demos),
+    )  # fmt: skip
     user = p.planner.render("user", profile=ctx.profile, history=ctx.history, request=ctx.request)
     return [SystemMessage(content=system), _user(p.planner, user, critique)]
 
@@ -112,8 +114,9 @@ def react_messages(
     critique: Critique | None = None,
 ) -> list[LLMMessage]:
     system = p.react.render(
-        "system", tools=ctx.tools, schema=SCHEMA_TEXT, demonstrations=render_demos(demos)
-    )
+        "system", tools=ctx.tools, schema=SCHEMA_TEXT, genres=ctx.genres,
+        demonstrations=render_demos(demos),
+    )  # fmt: skip
     user = p.react.render(
         "user", profile=ctx.profile, history=ctx.history, request=ctx.request, steps=steps
     )

@@ -17,6 +17,7 @@ from macrs_sim.agents.interecagent.schemas import CriticOutput, PlanOutput, Plan
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
+_GENRES = re.compile(r"^Genres in the catalog \(hard_filter knows only these\): (.*)$", re.M)
 _LATEST = re.compile(r"^The user's latest message: (.*)$", re.MULTILINE)
 _DECADE = re.compile(r"\b(1[89]\d|20\d)0s\b")
 _SHOWN = re.compile(r"^\d+\. (.+)$", re.MULTILINE)
@@ -54,14 +55,22 @@ def scripted_reply(req: ScriptedRequest) -> str:
     return "What kind of movie are you in the mood for?"
 
 
-def interecagent_scripted_rules(genres: Sequence[str], fetch_k: int = 3) -> dict[str, Rule]:
-    known = list(genres)
+def prompt_genres(req: ScriptedRequest) -> list[str]:
+    """The genre list the planner prompt gives (the first message, the system prompt)."""
+    found = _GENRES.findall(message_text(req.messages[0])) if req.messages else []
+    return [g.strip() for g in found[0].split(",") if g.strip()] if found else []
+
+
+def interecagent_scripted_rules(
+    catalog_titles: Sequence[str] = (), fetch_k: int = 3
+) -> dict[str, Rule]:
+    """The registry's signature (catalog titles); the plans need only the prompt's genres."""
 
     def planner(req: ScriptedRequest) -> BaseModel:
-        return PlanOutput(plan=scripted_plan(latest_request(req), known, fetch_k))
+        return PlanOutput(plan=scripted_plan(latest_request(req), prompt_genres(req), fetch_k))
 
     def react(req: ScriptedRequest) -> BaseModel:
-        plan = scripted_plan(latest_request(req), known, fetch_k)
+        plan = scripted_plan(latest_request(req), prompt_genres(req), fetch_k)
         done = len(re.findall(r"^\d+\. ", _user_text(req).split("Steps so far:", 1)[-1], re.M))
         if done >= len(plan):
             return ReactStep(tool="finish", response="Here are my picks for you.")

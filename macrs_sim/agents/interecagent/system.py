@@ -113,7 +113,10 @@ class InteRecAgent:
         return self._demos.fixed(k)
 
     def _planner_ctx(self, history: str, request: str) -> pb.PlannerContext:
-        return pb.PlannerContext(self._prompts.tools, self.memory.render(), history, request)
+        genres = ", ".join(self.executor.genres)
+        return pb.PlannerContext(
+            self._prompts.tools, genres, self.memory.render(), history, request
+        )
 
     async def _attempt(self, history: str, request: str, critique: pb.Critique | None) -> Attempt:
         demos = self._pick_demos(request)

@@ -13,9 +13,6 @@ from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import DialogueState, UserTurn
 from macrs_sim.tools import ToolCallLog, ToolResources
-from tests.tools.films import FILMS
-
-GENRES = sorted({g for f in FILMS for g in f[3]})
 
 
 def make_system(
@@ -26,7 +23,7 @@ def make_system(
     history: Sequence[str] = ("1",),
     **options: object,
 ) -> tuple[InteRecAgent, ScriptedChatCompletionClient]:
-    client = ScriptedChatCompletionClient({**interecagent_scripted_rules(GENRES), **(rules or {})})
+    client = ScriptedChatCompletionClient({**interecagent_scripted_rules(), **(rules or {})})
     prepared = InteRecAgentPrepared(resources, DemoIndex(load_demonstrations()))
     system = build(
         InteRecAgentOptions.model_validate(options), prepared, name="ira", dialogue_id="d1",

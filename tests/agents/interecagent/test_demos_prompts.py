@@ -52,11 +52,14 @@ def test_shipped_demonstrations_are_valid_plans() -> None:
 
 def test_planner_messages_exact() -> None:
     p = pb.InteRecPrompts.load(PromptLibrary())
-    ctx = pb.PlannerContext(tools="T", profile="P", history="User: hi", request="R?")
+    ctx = pb.PlannerContext(
+        tools="T", genres="Comedy, Drama", profile="P", history="User: hi", request="R?"
+    )
     demo = Demonstration(intent="I", plan=(PlanStep(tool="fetch_candidates", input={"k": 1}),))
     msgs = pb.planner_messages(p, ctx, [demo], pb.Critique("[]", "C."))
     system = str(msgs[0].content)
     assert "Tools:\nT\n\nThe SQL tables" in system
+    assert "\n\nGenres in the catalog (hard_filter knows only these): Comedy, Drama\n\n" in system
     assert (
         'Request: I\nPlan: [{"tool": "fetch_candidates", "input": {"k": 1}}]\n\nReply with'
         in system

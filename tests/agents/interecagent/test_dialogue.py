@@ -45,8 +45,7 @@ async def test_scripted_dialogue_end_to_end(
 ) -> None:
     options = InteRecAgentOptions(ranker="popularity", plan_first=plan_first)
     prepared = prepare(options, _dataset(catalog), tmp_path, use_text_model=False)
-    genres = sorted({g for item in catalog for g in item.genres})
-    client = ScriptedChatCompletionClient(interecagent_scripted_rules(genres, fetch_k=1))
+    client = ScriptedChatCompletionClient(interecagent_scripted_rules(fetch_k=1))
     log = ToolCallLog()
     agenda_sample = prepare_agenda_sample(catalog, sample)
     system = build(
