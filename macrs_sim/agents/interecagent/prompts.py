@@ -141,6 +141,6 @@ def critic_messages(
         "user", history=history, request=request, plan=plan, tracker=tracker, reply=reply
     )
     return [
-        SystemMessage(content=p.critic.render("system")),
+        SystemMessage(content=p.critic.render("system", tools=p.tools)),
         UserMessage(content=user, source="user"),
     ]

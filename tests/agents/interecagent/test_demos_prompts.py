@@ -79,6 +79,9 @@ def test_reply_and_critic_messages_exact() -> None:
         "Plan you ran:\n(no tool)\n\nResult of the last tool:\n(none)"
     )
     critic = pb.critic_messages(p, "H", "R", "P", "TR", "Y")
+    assert "Here are the descriptions of those tools:\nstore_candidates: Candidates" in str(
+        critic[0].content
+    )
     assert critic[1].content == (
         "Conversation so far:\nH\n\nRequest: R\n\nPlan:\nP\n\n"
         "Tool calls (tool, input, result, candidates before -> after):\nTR\n\nReply: Y"
