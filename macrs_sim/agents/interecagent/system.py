@@ -177,6 +177,10 @@ class InteRecAgent:
             if step.tool.strip().lower() == "finish":
                 att.reply = step.response.strip()
                 break
+            if plan and plan[-1] == PlanStep(tool=step.tool, input=step.input):
+                # Small models loop on one step; running it again changes nothing.
+                att.repairs += (f"stopped: step {len(plan) + 1} repeated step {len(plan)}",)
+                break
             plan.append(PlanStep(tool=step.tool, input=step.input))
             with calling(self._ctx(ROLE_TOOLS)):
                 await self.executor.run_step(plan[-1], bus, tracker)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from macrs_sim.agents.interecagent.schemas import CriticOutput, PlanOutput, PlanStep
+from macrs_sim.agents.interecagent.schemas import CriticOutput, PlanOutput, PlanStep, ReactStep
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import ScriptedRequest
 from macrs_sim.protocol import ItemRef
@@ -169,3 +169,15 @@ async def test_demonstrations_switch(resources: ToolResources) -> None:
         "Any good TYPE films from before DATE?",
     ]
     assert turn.explain["demonstration_retrieval"] == "fixed"
+
+
+async def test_react_stops_when_the_model_repeats_a_step(resources: ToolResources) -> None:
+    same = ReactStep(tool="rank_candidates", input={"by": "popularity"})
+    system, client = make_system(
+        resources, reflection=False, plan_first=False, rules={"interecagent.react": lambda r: same}
+    )
+    turn = await system.respond(opening("Popular films?"))
+    assert roles(client) == ["interecagent.react"] * 2 + ["interecagent.reply"]
+    attempt = turn.explain["attempts"][0]
+    assert attempt["repairs"] == ["stopped: step 2 repeated step 1"]
+    assert [t["tool"] for t in attempt["tools"]] == ["rank_candidates"] and turn.items == ()
