@@ -1,0 +1,31 @@
+"""The `[[systems]]` options of InteRecAgent; the three switches are the paper's ablations."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class InteRecAgentOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["interecagent"] = "interecagent"
+    # "w/o P": step-by-step ReAct (one model call per tool) instead of one plan per turn.
+    plan_first: bool = True
+    # "w/o D": a fixed set of demonstrations instead of the 3 most similar.
+    demonstrations: bool = True
+    # "w/o R": no critic.
+    reflection: bool = True
+    # The preference model of the ranking tool (SASRec without position embedding, paper §4).
+    ranker: Literal["sasrec", "bpr", "itemcf", "popularity"] = "sasrec"
+    ranker_params: dict[str, str] = Field(default_factory=lambda: {"position": "false"})
+    n_demonstrations: int = Field(default=3, ge=0, le=10)
+    # How many items a fetch shows when the plan does not say.
+    fetch_k: int = Field(default=3, ge=1, le=20)
+    hard_limit: int = Field(default=1000, ge=1, le=5000)
+    soft_fraction: float = Field(default=0.05, gt=0.0, le=1.0)
+    max_react_steps: int = Field(default=6, ge=1, le=20)
+    retries: int = Field(default=2, ge=0, le=5)
+    # Embed demonstrations with the toolkit's text model when installed, else token overlap.
+    demo_retrieval: Literal["auto", "tokens"] = "auto"

@@ -1,0 +1,146 @@
+"""Prompt builders of InteRecAgent: pure functions from typed state to messages."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from autogen_core.models import LLMMessage, SystemMessage, UserMessage
+
+from macrs_sim.agents.interecagent.bus import TrackRecord
+from macrs_sim.agents.interecagent.demos import Demonstration
+from macrs_sim.agents.interecagent.schemas import PlanStep
+from macrs_sim.agents.rendering import NONE, render_history
+from macrs_sim.prompts import PromptLibrary, PromptTemplate
+from macrs_sim.protocol import DialogueState
+from macrs_sim.tools.sql import TABLES
+
+# The tables the query tool may read (the interactions table is hidden from systems).
+SCHEMA_TEXT = "\n".join(TABLES[t] for t in ("items", "item_genres"))
+
+
+@dataclass(frozen=True)
+class Critique:
+    """A negative verdict: the plan it judged and what was wrong (the re-plan's input)."""
+
+    previous_plan: str
+    critique: str
+
+
+@dataclass(frozen=True)
+class PlannerContext:
+    """What every planning call sees besides the demonstrations."""
+
+    tools: str
+    genres: str
+    profile: str
+    history: str
+    request: str
+
+
+@dataclass(frozen=True)
+class InteRecPrompts:
+    planner: PromptTemplate
+    react: PromptTemplate
+    reply: PromptTemplate
+    critic: PromptTemplate
+    tools: str
+
+    @classmethod
+    def load(cls, library: PromptLibrary) -> InteRecPrompts:
+        def get(name: str) -> PromptTemplate:
+            return library.get(f"interecagent/{name}")
+
+        tools = get("tools").render("tools")
+        return cls(get("planner"), get("react"), get("reply"), get("critic"), tools)
+
+
+def split_request(state: DialogueState) -> tuple[str, str]:
+    """(the conversation before the latest user message, the latest user message)."""
+    utterances = state.utterances()
+    return render_history(utterances[:-1]), utterances[-1].text
+
+
+def render_plan(steps: Sequence[PlanStep]) -> str:
+    if not steps:
+        return "(no tool)"
+    return json.dumps([s.model_dump(mode="json") for s in steps], ensure_ascii=False)
+
+
+def render_demos(demos: Sequence[Demonstration]) -> str:
+    return "\n\n".join(d.render() for d in demos) if demos else NONE
+
+
+def render_steps(records: Sequence[TrackRecord]) -> str:
+    """The ReAct loop's steps so far: tool, input, and the summary of what it returned."""
+    if not records:
+        return NONE
+    lines = []
+    for rec in records:
+        given = rec.input if isinstance(rec.input, str) else json.dumps(rec.input)
+        lines.append(f"{rec.step}. {rec.tool} {given} -> {rec.output}")
+    return "\n".join(lines)
+
+
+def _user(template: PromptTemplate, text: str, critique: Critique | None) -> UserMessage:
+    if critique is not None:
+        extra = template.render(
+            "critique", previous_plan=critique.previous_plan, critique=critique.critique
+        )
+        text = f"{text}\n\n{extra}"
+    return UserMessage(content=text, source="user")
+
+
+def planner_messages(
+    p: InteRecPrompts,
+    ctx: PlannerContext,
+    demos: Sequence[Demonstration],
+    critique: Critique | None = None,
+) -> list[LLMMessage]:
+    system = p.planner.render(
+        "system", tools=ctx.tools, schema=SCHEMA_TEXT, genres=ctx.genres,
+        demonstrations=render_demos(demos),
+    )  # fmt: skip
+    user = p.planner.render("user", profile=ctx.profile, history=ctx.history, request=ctx.request)
+    return [SystemMessage(content=system), _user(p.planner, user, critique)]
+
+
+def react_messages(
+    p: InteRecPrompts,
+    ctx: PlannerContext,
+    demos: Sequence[Demonstration],
+    steps: str,
+    critique: Critique | None = None,
+) -> list[LLMMessage]:
+    system = p.react.render(
+        "system", tools=ctx.tools, schema=SCHEMA_TEXT, genres=ctx.genres,
+        demonstrations=render_demos(demos),
+    )  # fmt: skip
+    user = p.react.render(
+        "user", profile=ctx.profile, history=ctx.history, request=ctx.request, steps=steps
+    )
+    return [SystemMessage(content=system), _user(p.react, user, critique)]
+
+
+def reply_messages(
+    p: InteRecPrompts, history: str, request: str, plan: str, result: str
+) -> list[LLMMessage]:
+    user = p.reply.render("user", history=history, request=request, plan=plan,
+                          result=result or NONE)  # fmt: skip
+    return [
+        SystemMessage(content=p.reply.render("system")),
+        UserMessage(content=user, source="user"),
+    ]
+
+
+def critic_messages(
+    p: InteRecPrompts, history: str, request: str, plan: str, tracker: str, reply: str
+) -> list[LLMMessage]:
+    user = p.critic.render(
+        "user", history=history, request=request, plan=plan, tracker=tracker, reply=reply
+    )
+    return [
+        SystemMessage(content=p.critic.render("system", tools=p.tools)),
+        UserMessage(content=user, source="user"),
+    ]

@@ -1,0 +1,85 @@
+"""Scripted answers for InteRecAgent's roles, so the system runs end to end without a model.
+
+The planner reads the latest user message: genres it names become a hard filter, a decade
+("1990s") a year range; then rank by preference and fetch. ReAct plays the same plan one step
+per call, then finishes. The critic approves; tests swap in a negative one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from macrs_sim.agents.interecagent.schemas import CriticOutput, PlanOutput, PlanStep, ReactStep
+from macrs_sim.llm.base import message_text
+from macrs_sim.llm.scripted import Rule, ScriptedRequest
+
+_GENRES = re.compile(r"^Genres in the catalog \(hard_filter knows only these\): (.*)$", re.M)
+_LATEST = re.compile(r"^The user's latest message: (.*)$", re.MULTILINE)
+_DECADE = re.compile(r"\b(1[89]\d|20\d)0s\b")
+_SHOWN = re.compile(r"^\d+\. (.+)$", re.MULTILINE)
+
+
+def _user_text(req: ScriptedRequest) -> str:
+    return message_text(req.messages[-1]) if req.messages else ""
+
+
+def latest_request(req: ScriptedRequest) -> str:
+    found = _LATEST.findall(_user_text(req))
+    return found[-1].strip() if found else ""
+
+
+def scripted_plan(request: str, genres: Sequence[str], k: int = 3) -> list[PlanStep]:
+    conditions: dict[str, Any] = {}
+    named = [g for g in genres if re.search(rf"\b{re.escape(g)}\b", request, re.IGNORECASE)]
+    if named:
+        conditions["genres"] = named[:2]
+    decade = _DECADE.search(request)
+    if decade:
+        start = int(decade.group(1)) * 10
+        conditions |= {"year_min": start, "year_max": start + 9}
+    steps = [PlanStep(tool="hard_filter", input=conditions)] if conditions else []
+    return [*steps, PlanStep(tool="rank_candidates", input={"by": "preference"}),
+            PlanStep(tool="fetch_candidates", input={"k": k})]  # fmt: skip
+
+
+def scripted_reply(req: ScriptedRequest) -> str:
+    text = _user_text(req)
+    result = text.split("Result of the last tool:", 1)[-1]
+    titles = [t.strip() for t in _SHOWN.findall(result)]
+    if titles:
+        return "You might enjoy " + "; ".join(titles) + "."
+    return "What kind of movie are you in the mood for?"
+
+
+def prompt_genres(req: ScriptedRequest) -> list[str]:
+    """The genre list the planner prompt gives (the first message, the system prompt)."""
+    found = _GENRES.findall(message_text(req.messages[0])) if req.messages else []
+    return [g.strip() for g in found[0].split(",") if g.strip()] if found else []
+
+
+def interecagent_scripted_rules(
+    catalog_titles: Sequence[str] = (), fetch_k: int = 3
+) -> dict[str, Rule]:
+    """The registry's signature (catalog titles); the plans need only the prompt's genres."""
+
+    def planner(req: ScriptedRequest) -> BaseModel:
+        return PlanOutput(plan=scripted_plan(latest_request(req), prompt_genres(req), fetch_k))
+
+    def react(req: ScriptedRequest) -> BaseModel:
+        plan = scripted_plan(latest_request(req), prompt_genres(req), fetch_k)
+        done = len(re.findall(r"^\d+\. ", _user_text(req).split("Steps so far:", 1)[-1], re.M))
+        if done >= len(plan):
+            return ReactStep(tool="finish", response="Here are my picks for you.")
+        step = plan[done]
+        return ReactStep(thought=f"step {done + 1}", tool=step.tool, input=step.input)
+
+    return {
+        "interecagent.planner": planner,
+        "interecagent.react": react,
+        "interecagent.reply": scripted_reply,
+        "interecagent.critic": lambda req: CriticOutput(correct=True),
+    }

@@ -1,0 +1,227 @@
+"""InteRecAgent as a system under test: plan, execute over the candidate bus, reply, reflect.
+
+Plan-first (default): one planner call writes every tool call of the turn, the executor runs
+them with no model in the loop, one call writes the reply from the last tool's output. ReAct
+("w/o P"): one call per tool, the last one ("finish") carries the reply. With reflection, a
+critic judges (request, plan, tracker, reply); a negative verdict re-plans once with the
+critique. Every model call runs under `calling(CallContext(role="interecagent.<role>"))`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from autogen_core.models import ChatCompletionClient, LLMMessage
+from pydantic import BaseModel
+
+from macrs_sim.agents.interecagent import prompts as pb
+from macrs_sim.agents.interecagent.attempt import Attempt
+from macrs_sim.agents.interecagent.bus import Tracker
+from macrs_sim.agents.interecagent.demos import DemoIndex, Demonstration
+from macrs_sim.agents.interecagent.executor import BusExecutor
+from macrs_sim.agents.interecagent.inputs import RANK, repair_plan
+from macrs_sim.agents.interecagent.memory import ProfileMemory
+from macrs_sim.agents.interecagent.options import InteRecAgentOptions
+from macrs_sim.agents.interecagent.schemas import CriticOutput, PlanOutput, PlanStep, ReactStep
+from macrs_sim.errors import StructuredOutputError
+from macrs_sim.llm.context import CallContext, calling
+from macrs_sim.llm.structured import complete_json, complete_text
+from macrs_sim.protocol import DialogueState, ItemRef, SystemTurn
+
+T = TypeVar("T", bound=BaseModel)
+ROLE_PLANNER, ROLE_REACT = "interecagent.planner", "interecagent.react"
+ROLE_REPLY, ROLE_CRITIC = "interecagent.reply", "interecagent.critic"
+ROLE_TOOLS = "interecagent.tools"
+
+
+class InteRecAgent:
+    def __init__(
+        self,
+        name: str,
+        client: ChatCompletionClient,
+        prompts: pb.InteRecPrompts,
+        executor: BusExecutor,
+        demos: DemoIndex,
+        options: InteRecAgentOptions,
+        *,
+        dialogue_id: str,
+    ) -> None:
+        self.name = name
+        self._client = client
+        self._prompts = prompts
+        self.executor = executor
+        self.memory: ProfileMemory = executor.memory
+        self._demos = demos
+        self.options = options
+        self._dialogue_id = dialogue_id
+        self._turn = 0
+
+    async def respond(self, state: DialogueState) -> SystemTurn:
+        self._turn = state.turn
+        history, request = pb.split_request(state)
+        attempts = [await self._attempt(history, request, None)]
+        if self.options.reflection:
+            first = attempts[0]
+            first.verdict, first.critic_error = await self._critic(history, request, first)
+            if first.verdict is not None and not first.verdict.correct:
+                critique = pb.Critique(pb.render_plan(first.plan), first.verdict.critique)
+                attempts.append(await self._attempt(history, request, critique))
+        final = attempts[-1]
+        self.memory.shown += [i for i in final.shown if i not in self.memory.shown]
+        return self._turn_of(final, attempts)
+
+    async def final_list(
+        self, state: DialogueState, k: int, given: Sequence[ItemRef] = ()
+    ) -> list[ItemRef]:
+        """No model call: rank the whole bus for the profile and take the first k."""
+        self._turn = state.turn
+        bus = self.executor.new_bus()
+        with calling(self._ctx(ROLE_TOOLS)):
+            await self.executor.run_step(PlanStep(tool=RANK, input={}), bus, Tracker())
+        skip = [ref.item_id for ref in given if ref.item_id]
+        return [self._ref(i) for i in self.executor.top(bus, k, skip)]
+
+    async def close(self) -> None:
+        return None
+
+    def _turn_of(self, final: Attempt, attempts: list[Attempt]) -> SystemTurn:
+        items = tuple(self._ref(i) for i in final.shown)
+        act = "recommend" if items else ("ask" if final.reply.rstrip().endswith("?") else "chat")
+        explain: dict[str, Any] = {
+            "mode": final.mode,
+            "attempts": [a.model_dump(mode="json") for a in attempts],
+            "replanned": len(attempts) > 1,
+            "candidates": final.candidates,
+            "profile": self.memory.dump(),
+            "llm_calls": sum(a.llm_calls for a in attempts),
+            "demonstration_retrieval": self._demos.method
+            if self.options.demonstrations
+            else "fixed",
+        }
+        return SystemTurn(act=act, text=final.reply, items=items, explain=explain)
+
+    def _ref(self, item_id: str) -> ItemRef:
+        return ItemRef(
+            title=self.executor.title(item_id), item_id=item_id, score=1.0, method="exact"
+        )
+
+    def _pick_demos(self, request: str) -> list[Demonstration]:
+        k = self.options.n_demonstrations
+        if self.options.demonstrations:
+            return self._demos.nearest(request, k)
+        return self._demos.fixed(k)
+
+    def _planner_ctx(self, history: str, request: str) -> pb.PlannerContext:
+        genres = ", ".join(self.executor.genres)
+        return pb.PlannerContext(
+            self._prompts.tools, genres, self.memory.render(), history, request
+        )
+
+    async def _attempt(self, history: str, request: str, critique: pb.Critique | None) -> Attempt:
+        demos = self._pick_demos(request)
+        att = Attempt(
+            mode="plan_first" if self.options.plan_first else "react",
+            demonstrations=tuple(d.intent for d in demos),
+            critique_in=critique.critique if critique else None,
+        )
+        if self.options.plan_first:
+            tracker = await self._plan_first(
+                att, self._planner_ctx(history, request), demos, critique
+            )
+        else:
+            tracker = await self._react(att, self._planner_ctx(history, request), demos, critique)
+        att.tools = tuple(tracker.records)
+        att.shown = tuple(tracker.shown)
+        if not att.reply:
+            att.reply = await self._reply(att, history, request, tracker.last_output)
+        return att
+
+    async def _plan_first(
+        self,
+        att: Attempt,
+        ctx: pb.PlannerContext,
+        demos: list[Demonstration],
+        critique: pb.Critique | None,
+    ) -> Tracker:
+        msgs = pb.planner_messages(self._prompts, ctx, demos, critique)
+        out, att.plan_error = await self._json(att, ROLE_PLANNER, msgs, PlanOutput)
+        if out is None:
+            out = PlanOutput()
+        self.memory.update(out.profile)
+        steps, notes = repair_plan(out.plan)
+        att.plan, att.repairs = tuple(steps), tuple(notes)
+        bus = self.executor.new_bus()
+        with calling(self._ctx(ROLE_TOOLS)):
+            tracker = await self.executor.run_plan(steps, bus)
+        att.candidates = len(bus)
+        return tracker
+
+    async def _react(
+        self,
+        att: Attempt,
+        ctx: pb.PlannerContext,
+        demos: list[Demonstration],
+        critique: pb.Critique | None,
+    ) -> Tracker:
+        bus, tracker = self.executor.new_bus(), Tracker()
+        plan: list[PlanStep] = []
+        for _ in range(self.options.max_react_steps):
+            msgs = pb.react_messages(
+                self._prompts, ctx, demos, pb.render_steps(tracker.records), critique
+            )
+            step, att.plan_error = await self._json(att, ROLE_REACT, msgs, ReactStep)
+            if step is None:
+                break
+            self.memory.update(step.profile)
+            if step.tool.strip().lower() == "finish":
+                att.reply = step.response.strip()
+                break
+            if plan and plan[-1] == PlanStep(tool=step.tool, input=step.input):
+                # Small models loop on one step; running it again changes nothing.
+                att.repairs += (f"stopped: step {len(plan) + 1} repeated step {len(plan)}",)
+                break
+            plan.append(PlanStep(tool=step.tool, input=step.input))
+            with calling(self._ctx(ROLE_TOOLS)):
+                await self.executor.run_step(plan[-1], bus, tracker)
+        att.plan, att.candidates = tuple(plan), len(bus)
+        return tracker
+
+    async def _reply(self, att: Attempt, history: str, request: str, result: str) -> str:
+        msgs = pb.reply_messages(self._prompts, history, request, pb.render_plan(att.plan), result)
+        att.llm_calls += 1
+        try:
+            with calling(self._ctx(ROLE_REPLY)):
+                return await complete_text(self._client, msgs)
+        except StructuredOutputError:
+            return (
+                "What kind of movie would you like?" if not att.shown else "You might like these."
+            )
+
+    async def _critic(
+        self, history: str, request: str, att: Attempt
+    ) -> tuple[CriticOutput | None, str | None]:
+        tracker = Tracker()
+        tracker.records = list(att.tools)
+        msgs = pb.critic_messages(
+            self._prompts, history, request, pb.render_plan(att.plan), tracker.render(), att.reply
+        )
+        return await self._json(att, ROLE_CRITIC, msgs, CriticOutput)
+
+    async def _json(
+        self, att: Attempt, role: str, msgs: list[LLMMessage], schema: type[T]
+    ) -> tuple[T | None, str | None]:
+        """The parsed reply, or None and the error (recorded, never raised)."""
+        att.llm_calls += 1
+        try:
+            with calling(self._ctx(role)):
+                return await complete_json(
+                    self._client, msgs, schema, retries=self.options.retries
+                ), None
+        except StructuredOutputError as err:
+            return None, str(err)
+
+    def _ctx(self, role: str) -> CallContext:
+        return CallContext(
+            role=role, dialogue_id=self._dialogue_id, system=self.name, turn=self._turn
+        )
