@@ -1,0 +1,56 @@
+"""InteRecAgent's registration: its `[[systems]]` fields, campaign-scoped models, builder."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import ConfigDict
+
+from macrs_sim.agents.context import PrepareContext, SystemContext
+from macrs_sim.agents.interecagent.build import InteRecAgentPrepared, build, prepare
+from macrs_sim.agents.interecagent.options import InteRecAgentOptions
+from macrs_sim.agents.interecagent.system import InteRecAgent
+from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.data.splits import interactions_of
+from macrs_sim.rankers.cache import default_cache_dir
+
+
+class InteRecAgentSystemOptions(InteRecAgentOptions, SystemOptions):
+    # This base order keeps `kind` the literal below and unknown fields refused.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["interecagent"] = "interecagent"
+
+
+def prepare_system(options: InteRecAgentSystemOptions, ctx: PrepareContext) -> InteRecAgentPrepared:
+    """The ranking model and item-CF, trained (or loaded from the checkpoint cache) on the
+    campaign split: never a sample's target."""
+    data = interactions_of(ctx.dataset, ctx.data)
+    return prepare(
+        options, ctx.dataset, default_cache_dir(data), interactions=data, samples=ctx.samples
+    )
+
+
+def build_system(options: InteRecAgentSystemOptions, ctx: SystemContext) -> InteRecAgent:
+    prepared = ctx.prepared
+    assert isinstance(prepared, InteRecAgentPrepared)
+    return build(
+        options,
+        prepared,
+        name=ctx.name,
+        dialogue_id=ctx.dialogue_id,
+        client=ctx.require_client(),
+        prompts=ctx.prompts,
+        history=ctx.history,
+        retries=ctx.retries,
+    )
+
+
+_HERE = "macrs_sim.agents.interecagent.spec:"
+SPEC = SystemSpec(
+    kind="interecagent",
+    options=InteRecAgentSystemOptions,
+    build=_HERE + "build_system",
+    prepare=_HERE + "prepare_system",
+    scripted_rules="macrs_sim.agents.interecagent.scripted:interecagent_scripted_rules",
+    extra="recsys",
+)
