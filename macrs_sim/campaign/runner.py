@@ -97,13 +97,7 @@ async def run_campaign_async(
         # Bad data, models or executor fail here, before any file is made.
         shared = load_sample_set(setup)
         drawn = shared if shared is not None else build_samples(setup.dataset, scenario.data)
-        # `auto` structured outputs are probed here; the mode each endpoint accepted is what
-        # the run uses and saves in its resolved scenario (no client exists yet to rebuild).
-        scenario = await preflight_scenario(scenario, setup.model_configs(), notify)
-        setup.scenario = scenario
-        warning = sizing_warning(scenario)
-        if warning is not None and notify is not None:
-            notify(warning)
+        scenario = await _preflight(setup, notify)
         executor = make_executor(setup)
         base = output_dir if output_dir is not None else Path(scenario.campaign.output_dir)
         run_dir, lock, resumed = claim_run_dir(
@@ -135,6 +129,18 @@ async def run_campaign_async(
         run_dir, run_metrics_of(run_dir), time.perf_counter() - started,
         o.status, resumed, o.already_done, o.stored, o.expected, o.spend, o.unfinished,
     )  # fmt: skip
+
+
+async def _preflight(setup: CampaignSetup, notify: Callable[[str], None] | None) -> Scenario:
+    """Every model reachable, or one line. `auto` structured outputs are probed here: the mode
+    each endpoint accepted is what the run uses and saves in its resolved scenario (no client
+    exists yet to rebuild). A campaign that cannot fill its endpoints says so."""
+    scenario = await preflight_scenario(setup.scenario, setup.model_configs(), notify)
+    setup.scenario = scenario
+    warning = sizing_warning(scenario)
+    if warning is not None and notify is not None:
+        notify(warning)
+    return scenario
 
 
 def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignResult:
