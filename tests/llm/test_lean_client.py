@@ -9,6 +9,7 @@ from typing import Any
 
 import openai
 import pytest
+from autogen_core import CancellationToken
 from autogen_core.models import AssistantMessage, LLMMessage, SystemMessage, UserMessage
 from pydantic import BaseModel, ValidationError
 
@@ -79,7 +80,8 @@ async def test_extra_create_args_in_the_sdk_order(srv: RawServer) -> None:
 
 
 async def test_system_messages_apart_are_refused_alike(srv: RawServer) -> None:
-    apart = [SystemMessage(content="a"), UserMessage(content="b", source="u")] * 2
+    apart: list[LLMMessage] = [SystemMessage(content="a"), UserMessage(content="b", source="u")]
+    apart *= 2
     errors = []
     for client in both(config(srv.base_url)).values():
         with pytest.raises(ValueError) as info:
@@ -258,3 +260,16 @@ async def test_usage_adds_up(srv: RawServer) -> None:
     total = client.total_usage()
     assert total.prompt_tokens == first.usage.prompt_tokens + second.usage.prompt_tokens
     assert total.completion_tokens == first.usage.completion_tokens + second.usage.completion_tokens
+
+
+async def test_a_cancelled_call_stops(srv: RawServer) -> None:
+    client = build_lean_client(config(srv.base_url), temperature=0.0)
+    token = CancellationToken()
+    srv.hang(5.0)
+    call = asyncio.ensure_future(client.create(PROMPT, cancellation_token=token))
+    while not srv.raw:  # the request is on the wire
+        await asyncio.sleep(0.01)
+    token.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(call, timeout=2.0)
+    await client.close()

@@ -11,6 +11,7 @@ message rules) go to `fallback`, the SDK client.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -86,9 +87,14 @@ class LeanChatClient(SimpleChatClient):
                 extra_create_args=extra_create_args,
                 cancellation_token=cancellation_token,
             )
-        return await super().create(
+        call = super().create(
             messages, json_output=json_output, extra_create_args=extra_create_args
         )
+        if cancellation_token is None:
+            return await call
+        task = asyncio.ensure_future(call)  # as autogen's client: cancelling stops the call
+        cancellation_token.link_future(task)
+        return await task
 
     def _sdk_only(self, extra_create_args: Mapping[str, Any]) -> bool:
         return (
