@@ -26,6 +26,7 @@ from macrs_sim.llm.cache import CachingClient, ResponseCache
 from macrs_sim.llm.context import current_call
 from macrs_sim.llm.embedded import MISSING_LLAMA_CPP, LlamaCppClient
 from macrs_sim.llm.gguf import resolve_gguf
+from macrs_sim.llm.lean import build_lean_client
 from macrs_sim.llm.openai_backend import (
     build_openai_client,
     check_endpoint,
@@ -101,7 +102,8 @@ def _backend(
             max_string_chars=cfg.max_string_chars,
         )
     if isinstance(cfg, OpenAIModel):
-        return build_openai_client(cfg, temperature=temperature)
+        build = build_lean_client if cfg.client == "lean" else build_openai_client
+        return build(cfg, temperature=temperature)
     # A campaign never reads `.calls`; keeping every request would grow with the campaign.
     return ScriptedChatCompletionClient(
         scripted_rules, latency_s=cfg.latency_s, seed=cfg.seed, record_calls=False

@@ -1,0 +1,179 @@
+"""An OpenAI-compatible chat client that costs little CPU per call.
+
+autogen's OpenAIChatCompletionClient on the openai SDK spends about 1.9 ms of CPU per call
+(the SDK's request transform, httpx layers, the strict schema rebuilt per call, pydantic
+reply models); this client builds the same body directly (body.py), posts it on one
+aiohttp session, and reads the reply with one json.loads. Errors, results and usage are
+the SDK path's (errors.py, reply.py), so retry, the pool and WireClient see no difference.
+Requests it does not handle (tools, logprobs, a pydantic class as response_format, Claude's
+message rules) go to `fallback`, the SDK client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from urllib.parse import urlparse
+
+import aiohttp
+from autogen_core import CancellationToken
+from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage, ModelInfo
+from autogen_core.tools import Tool, ToolSchema
+from autogen_ext.models.openai._openai_client import create_kwargs
+from pydantic import BaseModel
+
+from macrs_sim.llm.base import JsonOutput, SimpleChatClient, ToolChoice
+from macrs_sim.llm.http_transport import _proxy_for
+from macrs_sim.llm.lean.body import MessageEncoder, chat_body, encode, merge_system_messages
+from macrs_sim.llm.lean.body import response_format as schema_format
+from macrs_sim.llm.lean.errors import bad_reply, connection_error, status_error, timeout_error
+from macrs_sim.llm.lean.reply import to_result
+from macrs_sim.llm.lean.session import LoopSession
+
+SDK_ONLY_ARGS = ("logprobs", "top_logprobs", "stream_options")
+
+
+class LeanChatClient(SimpleChatClient):
+    def __init__(
+        self,
+        *,
+        model: str,
+        base_url: str,
+        api_key: str,
+        create_args: Mapping[str, Any],
+        timeout_s: float,
+        model_info: ModelInfo,
+        fallback: Callable[[], ChatCompletionClient],
+    ) -> None:
+        super().__init__(model_info=model_info)
+        self.model = model
+        self.url = base_url.rstrip("/") + "/chat/completions"
+        self._fields = {**create_args, "stream": False}
+        self._headers = {
+            "Authorization": f"Bearer {api_key}",
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+        }
+        self._timeout = _timeout(timeout_s)
+        where = urlparse(self.url)
+        self._proxy = _proxy_for(where.scheme, where.hostname or "")
+        self._family = model_info["family"]
+        self._merge_system = not model_info.get("multiple_system_messages", False)
+        self._messages = MessageEncoder(model, self._family)
+        self._session = LoopSession()
+        self._fallback = fallback
+        self._sdk: ChatCompletionClient | None = None
+
+    async def create(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        tools: Sequence[Tool | ToolSchema] = [],
+        tool_choice: ToolChoice = "auto",
+        json_output: JsonOutput = None,
+        extra_create_args: Mapping[str, Any] = {},
+        cancellation_token: CancellationToken | None = None,
+    ) -> CreateResult:
+        if tools or self._sdk_only(extra_create_args):
+            if self._sdk is None:
+                self._sdk = self._fallback()
+            return await self._sdk.create(
+                messages,
+                tools=tools,
+                tool_choice=tool_choice,
+                json_output=json_output,
+                extra_create_args=extra_create_args,
+                cancellation_token=cancellation_token,
+            )
+        call = super().create(
+            messages, json_output=json_output, extra_create_args=extra_create_args
+        )
+        if cancellation_token is None:
+            return await call
+        task = asyncio.ensure_future(call)  # as autogen's client: cancelling stops the call
+        cancellation_token.link_future(task)
+        return await task
+
+    def _sdk_only(self, extra_create_args: Mapping[str, Any]) -> bool:
+        return (
+            any(name in extra_create_args for name in SDK_ONLY_ARGS)
+            or isinstance(extra_create_args.get("response_format"), type)
+            or self.model.startswith("claude-")
+        )
+
+    async def _complete(
+        self,
+        messages: Sequence[LLMMessage],
+        *,
+        json_output: JsonOutput,
+        extra_create_args: Mapping[str, Any],
+    ) -> CreateResult:
+        fields = self._request_fields(json_output, extra_create_args)
+        if self._merge_system:
+            messages = merge_system_messages(messages)
+        body = encode(chat_body(self._messages.encode(messages), self.model, fields))
+        timeout = self._timeout if "timeout" not in fields else _timeout(fields["timeout"])
+        status, raw = await self._post(body, timeout)
+        try:
+            reply = json.loads(raw)
+            schema = json_output if isinstance(json_output, type) else None
+            return to_result(reply, schema, self._family)
+        except (KeyError, IndexError, TypeError, AttributeError, UnicodeDecodeError) as err:
+            why = f"not a chat completion ({type(err).__name__}: {err})"
+            raise bad_reply(self.url, status, raw, why) from None
+        except json.JSONDecodeError:
+            raise bad_reply(self.url, status, raw, "reply is not JSON") from None
+
+    def _request_fields(
+        self, json_output: JsonOutput, extra_create_args: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """autogen's create args for this request (same checks, same precedence)."""
+        if not extra_create_args and json_output is None:
+            return self._fields
+        unknown = set(extra_create_args) - create_kwargs
+        if unknown:
+            raise ValueError(f"Extra create args are invalid: {unknown}")
+        fields = {**self._fields, **extra_create_args}
+        if json_output is True:
+            fields["response_format"] = {"type": "json_object"}
+        elif json_output is False:
+            fields["response_format"] = {"type": "text"}
+        elif isinstance(json_output, type) and issubclass(json_output, BaseModel):
+            fields["response_format"] = schema_format(json_output)
+        elif json_output is not None:
+            raise ValueError(
+                f"json_output must be a boolean or a Pydantic model class, got {type(json_output)}"
+            )
+        return fields
+
+    async def _post(self, body: bytes, timeout: aiohttp.ClientTimeout) -> tuple[int, bytes]:
+        try:
+            async with self._session.get().post(
+                self.url,
+                data=body,
+                headers=self._headers,
+                timeout=timeout,
+                allow_redirects=False,
+                proxy=self._proxy,
+            ) as response:
+                raw = await response.read()
+                if not 200 <= response.status < 300:
+                    raise status_error(self.url, response.status, response.raw_headers, raw)
+                return response.status, raw
+        except TimeoutError as err:  # before ClientError: aiohttp's timeouts are both
+            raise timeout_error(self.url) from err
+        except aiohttp.ClientError as err:
+            raise connection_error(self.url) from err
+
+    async def close(self) -> None:
+        await self._session.close()
+        if self._sdk is not None:
+            await self._sdk.close()
+
+
+def _timeout(seconds: float | None) -> aiohttp.ClientTimeout:
+    """The SDK's httpx timeout as the project's aiohttp transport applies it: per
+    connection attempt and per socket read, not for the whole call."""
+    return aiohttp.ClientTimeout(total=None, sock_connect=seconds, sock_read=seconds)

@@ -1,0 +1,47 @@
+"""A chat.completion reply as autogen's OpenAI client returns it, from one json.loads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+from autogen_core.models import CreateResult, ModelFamily, RequestUsage
+from autogen_ext.models._utils.normalize_stop_reason import normalize_stop_reason
+from autogen_ext.models._utils.parse_r1_content import parse_r1_content
+from pydantic import BaseModel
+
+from macrs_sim.llm.lean.errors import length_error
+
+
+def to_result(reply: dict[str, Any], schema: type[BaseModel] | None, family: str) -> CreateResult:
+    """The CreateResult of `reply` (KeyError, TypeError or IndexError if it is no
+    completion). For a schema request, the SDK's checks first: a truncated reply raises
+    LengthFinishReasonError, a filtered one ContentFilterFinishReasonError, a reply that does
+    not fit the schema pydantic's ValidationError."""
+    choice = reply["choices"][0]
+    message = choice["message"]
+    finish_reason = choice.get("finish_reason")
+    content = message.get("content")
+    if schema is not None:
+        if finish_reason == "length":
+            raise length_error(reply)
+        if finish_reason == "content_filter":
+            raise openai.ContentFilterFinishReasonError()
+        if content and not message.get("refusal"):
+            schema.model_validate_json(content)
+    text = content or ""
+    thought = message.get("reasoning_content")
+    if family == ModelFamily.R1 and thought is None:
+        thought, text = parse_r1_content(text)
+    usage = reply.get("usage") or {}
+    return CreateResult(
+        finish_reason=normalize_stop_reason(finish_reason),
+        content=text,
+        usage=RequestUsage(
+            prompt_tokens=usage.get("prompt_tokens") or 0,
+            completion_tokens=usage.get("completion_tokens") or 0,
+        ),
+        cached=False,
+        logprobs=None,
+        thought=thought,
+    )
