@@ -238,7 +238,7 @@ SCENARIO_CASES = [
     run_case(
         "wrong-kind",
         edit('kind = "macrs"', 'kind = "macr"'),
-        'systems[0]: unknown kind "macr"; known: http, itemcf, macrs',
+        'systems[0]: unknown kind "macr"; known: http, interecagent, itemcf, macrs',
     ),
     run_case("missing-name", edit('name = "t"\n', ""), "name: required field is missing"),
     run_case("bad-toml", GOOD + "[oops\n", "not valid TOML"),

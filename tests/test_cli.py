@@ -57,7 +57,7 @@ def closed_port() -> int:
         ),
         (
             GOOD.replace('kind = "macrs"', 'kind = "macr"'),
-            'systems[0]: unknown kind "macr"; known: http, itemcf, macrs',
+            'systems[0]: unknown kind "macr"; known: http, interecagent, itemcf, macrs',
         ),
         (GOOD.replace('name = "t"\n', ""), "name: required field is missing"),
         (GOOD + "[oops\n", "not valid TOML"),
