@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,10 +145,20 @@ async def _preflight(setup: CampaignSetup, notify: Callable[[str], None] | None)
 
 
 def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignResult:
-    """Synchronous entry point for scripts and notebooks (not inside a running event loop)."""
+    """Synchronous entry point for scripts and notebooks.
+
+    Inside a running event loop (Jupyter) asyncio.run would refuse, so the campaign
+    then runs on its own loop in a worker thread and this call blocks until it ends.
+    """
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
-    return asyncio.run(run_campaign_async(scenario, **kwargs))  # type: ignore[arg-type]
+    coro = run_campaign_async(scenario, **kwargs)  # type: ignore[arg-type]
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="run_campaign") as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def run_metrics_of(run_dir: Path) -> list[SystemMetrics]:
