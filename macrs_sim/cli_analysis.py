@@ -25,8 +25,9 @@ def _print_summary(report: Path) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from macrs_sim.analysis.full_report import write_report
     from macrs_sim.analysis.load import load_run
-    from macrs_sim.analysis.report import print_table, run_metrics, write_report
+    from macrs_sim.analysis.report import print_table, run_metrics
     from macrs_sim.store import RunStore
 
     run = load_run(Path(args.run))  # a clear error for a missing or foreign directory
@@ -61,9 +62,9 @@ def _compare(args: argparse.Namespace) -> int:
 def _judge(args: argparse.Namespace) -> int:
     import asyncio
 
+    from macrs_sim.analysis.full_report import write_report
     from macrs_sim.analysis.judge import judge_table, read_judgments, render_table2_markdown
     from macrs_sim.analysis.load import load_run
-    from macrs_sim.analysis.report import write_report
     from macrs_sim.campaign.judging import judge_campaign
     from macrs_sim.campaign.setup import CampaignSetup
     from macrs_sim.config import load_scenario

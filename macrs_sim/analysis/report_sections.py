@@ -13,12 +13,8 @@ from macrs_sim.analysis.load import RunData
 from macrs_sim.analysis.metrics import SystemMetrics
 from macrs_sim.analysis.report import render_markdown
 from macrs_sim.analysis.transcript import pick_case_studies, render_transcript
-from macrs_sim.analysis.validity import (
-    ValidityStats,
-    render_validity_markdown,
-    validity_frame,
-    validity_stats,
-)
+from macrs_sim.analysis.validity import ValidityStats, validity_stats
+from macrs_sim.analysis.validity_report import render_validity_markdown, validity_frame
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError, MacrsSimError
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import networkx as nx
@@ -217,13 +216,6 @@ def act_sequence_stats(turns: pd.DataFrame, systems: Sequence[str] | None = None
     rows = [_system_stats(turns, system) for system in _systems(turns, systems)]
     frame = pd.DataFrame(rows, columns=STAT_COLUMNS)
     return frame.astype({"dialogues": "int64", "transitions": "int64"})
-
-
-def plot_transition_graphs(graphs: Mapping[str, nx.DiGraph], path: Path) -> Path:
-    """One panel per system (see `transition_plot`); imported lazily to keep matplotlib out."""
-    from macrs_sim.analysis.transition_plot import plot_transition_graphs as plot
-
-    return plot(graphs, path)
 
 
 def _fmt(value: Any) -> str:

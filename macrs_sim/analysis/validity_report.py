@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
-if TYPE_CHECKING:  # validity imports this module at runtime, not the other way round
-    from macrs_sim.analysis.validity import ValidityStats
+from macrs_sim.analysis.validity import (
+    METHODS,
+    OVERALL,
+    QUANTILES,
+    SLOTS,
+    ValidityStats,
+)
 
-SLOTS = ("genre", "era", "theme", "people", "open")  # question_slots' names, "open" last
-OVERALL = "all"  # the row over every system
-METHODS = ("exact", "normalized", "fuzzy", "ambiguous", "none")  # ItemRef.method
-# Acceptances that rest on a guess, listed title by title for a person to check.
-AUDITED_METHODS = ("fuzzy", "ambiguous")
-MAX_AUDIT_ROWS = 50
-# Fuzzy-score summary points: name -> quantile (linear interpolation, see validity.quantile).
-QUANTILES = (("min", 0.0), ("q25", 0.25), ("median", 0.5), ("q75", 0.75), ("max", 1.0))
 NONE_MARK = "—"  # a rate with a zero denominator
+MAX_AUDIT_ROWS = 50
 
 _HEADERS = [
     "System",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from macrs_sim.analysis.metrics import SystemMetrics
-from macrs_sim.analysis.report import run_metrics, write_report
+from macrs_sim.analysis.report import run_metrics
 from macrs_sim.campaign.executor import Executor
 from macrs_sim.campaign.local_executor import LocalExecutor
 from macrs_sim.campaign.resume import RunStatus, Session
@@ -24,6 +24,7 @@ from macrs_sim.campaign.sampling import load_sample_set
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
 from macrs_sim.campaign.stopping import CampaignInterrupted
 from macrs_sim.config import Scenario, load_scenario
+from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.samples import build_samples
 from macrs_sim.errors import ConfigError
 from macrs_sim.llm.factory import preflight_scenario
@@ -111,7 +112,7 @@ async def run_campaign_async(
             outcome = await session.run(executor, drawn, prepared=shared is not None)
             if outcome.status == "finished":
                 if report:
-                    write_report(run_dir, setup.catalog)
+                    _write_report(run_dir, setup.catalog)
                 mark_reported(run_dir)
         except CampaignInterrupted:
             raise  # kept, even with nothing stored yet: the same command resumes it
@@ -124,7 +125,7 @@ async def run_campaign_async(
     finally:
         await setup.close()
     if report and outcome.status != "finished":
-        write_report(run_dir, setup.catalog)  # a partial run's report says it is partial
+        _write_report(run_dir, setup.catalog)  # a partial run's report says it is partial
     o = outcome
     return CampaignResult(
         run_dir, run_metrics_of(run_dir), time.perf_counter() - started,
@@ -159,6 +160,13 @@ def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignR
         return asyncio.run(coro)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="run_campaign") as pool:
         return pool.submit(asyncio.run, coro).result()
+
+
+def _write_report(run_dir: Path, catalog: Catalog) -> None:
+    # Imported here: the full report needs matplotlib, which `import` of the runner should not.
+    from macrs_sim.analysis.full_report import write_report
+
+    write_report(run_dir, catalog)
 
 
 def run_metrics_of(run_dir: Path) -> list[SystemMetrics]:

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
+from macrs_sim.analysis.full_report import write_report
 from macrs_sim.analysis.metrics import SystemMetrics
-from macrs_sim.analysis.report import print_table, render_markdown, write_report
+from macrs_sim.analysis.report import print_table, render_markdown
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, DialogueStatus, ItemRef, LLMCallRecord, UserTurn
 from macrs_sim.store import RunStore

@@ -25,6 +25,7 @@ from macrs_sim.analysis.transition_plot import (
     _control,
     _rad,
     node_colors,
+    plot_transition_graphs,
     transition_figure,
 )
 from macrs_sim.analysis.transitions import (
@@ -33,7 +34,6 @@ from macrs_sim.analysis.transitions import (
     act_sequence_stats,
     act_sequences,
     entropy_bits,
-    plot_transition_graphs,
     render_transitions_markdown,
     transition_frame,
     transition_graph,
