@@ -63,11 +63,11 @@ def _judge(args: argparse.Namespace) -> int:
     import asyncio
 
     from macrs_sim.analysis.full_report import write_report
-    from macrs_sim.analysis.judge import judge_table, read_judgments, render_table2_markdown
     from macrs_sim.analysis.load import load_run
     from macrs_sim.campaign.judging import judge_campaign
     from macrs_sim.campaign.setup import CampaignSetup
     from macrs_sim.config import load_scenario
+    from macrs_sim.judge import judge_table, read_judgments, render_table2_markdown
     from macrs_sim.llm.factory import preflight
 
     run = load_run(Path(args.run))

@@ -82,7 +82,7 @@ def completed_section(completed: Sequence[SystemMetrics]) -> str:
 
 
 def judge_section(cmp: Comparison, tables: dict[str, pd.DataFrame]) -> str:
-    from macrs_sim.analysis.judge import judge_table, read_judgments, render_table2_markdown
+    from macrs_sim.judge import judge_table, read_judgments, render_table2_markdown
 
     records = [rec for run in cmp.runs for rec in read_judgments(run.path)]
     if not records:
