@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from macrs_sim.agents.base import Recommender
     from macrs_sim.agents.registry import register_system
-    from macrs_sim.analysis.full_report import build_report
-    from macrs_sim.analysis.load import load_run
+    from macrs_sim.analysis.report.full import build_report
+    from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.campaign.runner import run_campaign, run_campaign_async
     from macrs_sim.config import load_scenario
     from macrs_sim.simulators.base import UserSimulator
@@ -23,8 +23,8 @@ _EXPORTS: dict[str, str] = {
     "run_campaign": "macrs_sim.campaign.runner",
     "run_campaign_async": "macrs_sim.campaign.runner",
     "load_scenario": "macrs_sim.config",
-    "load_run": "macrs_sim.analysis.load",
-    "build_report": "macrs_sim.analysis.full_report",
+    "load_run": "macrs_sim.analysis.runs.load",
+    "build_report": "macrs_sim.analysis.report.full",
     "Recommender": "macrs_sim.agents.base",
     "UserSimulator": "macrs_sim.simulators.base",
     "register_system": "macrs_sim.agents.registry",

@@ -147,7 +147,7 @@ def test_no_import_cycles_between_modules() -> None:
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("from macrs_sim.analysis.load import load_run\n", [("analysis", 1)]),
+        ("from macrs_sim.analysis.runs.load import load_run\n", [("analysis", 1)]),
         ("def f():\n    import macrs_sim.campaign.runner\n", [("campaign", 2)]),
         ("from macrs_sim import judge, config\n", [("judge", 1), ("config", 1)]),
         ("import json\nfrom pathlib import Path\n", []),

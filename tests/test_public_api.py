@@ -12,8 +12,8 @@ import pytest
 import macrs_sim
 from macrs_sim.agents.base import Recommender
 from macrs_sim.agents.registry import register_system
-from macrs_sim.analysis.full_report import build_report
-from macrs_sim.analysis.load import load_run
+from macrs_sim.analysis.report.full import build_report
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.campaign.runner import run_campaign, run_campaign_async
 from macrs_sim.config import load_scenario
 from macrs_sim.simulators.base import UserSimulator

@@ -14,8 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from macrs_sim.analysis.metrics import SystemMetrics
-from macrs_sim.analysis.report import run_metrics
+from macrs_sim.analysis.metrics.outcomes import SystemMetrics
+from macrs_sim.analysis.report.summary import run_metrics
 from macrs_sim.campaign.executor import Executor
 from macrs_sim.campaign.local_executor import LocalExecutor
 from macrs_sim.campaign.resume import RunStatus, Session
@@ -164,7 +164,7 @@ def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignR
 
 def _write_report(run_dir: Path, catalog: Catalog) -> None:
     # Imported here: the full report needs matplotlib, which `import` of the runner should not.
-    from macrs_sim.analysis.full_report import write_report
+    from macrs_sim.analysis.report.full import write_report
 
     write_report(run_dir, catalog)
 

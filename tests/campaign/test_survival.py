@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from macrs_sim import cli
-from macrs_sim.analysis import full_report
+from macrs_sim.analysis.report import full as full_report
 from macrs_sim.campaign.resume import StoreWriteFailed
 from macrs_sim.campaign.runner import CampaignResult, run_campaign_async
 from macrs_sim.config import Scenario, parse_scenario, scenario_to_toml

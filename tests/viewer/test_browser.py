@@ -16,7 +16,7 @@ import pytest
 from pydantic import BaseModel
 
 from macrs_sim.agents.single_llm import SingleLLMOutput
-from macrs_sim.analysis.load import load_run
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.campaign.runner import run_campaign_async
 from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import parse_scenario

@@ -18,8 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from macrs_sim.analysis.load import SystemInfo
-from macrs_sim.analysis.significance import (
+from macrs_sim.analysis.metrics.significance import (
     STRONG_MARKER,
     STRONG_P,
     WEAK_MARKER,
@@ -28,6 +27,7 @@ from macrs_sim.analysis.significance import (
     significance_marker,
     t_test,
 )
+from macrs_sim.analysis.runs.load import SystemInfo
 
 METRICS = ("success", "turns", "hit@5", "hit@10")
 DISPLAY_NAMES = {

@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from macrs_sim.analysis.metrics import SystemMetrics, compute_metrics
+from macrs_sim.analysis.metrics.outcomes import SystemMetrics, compute_metrics
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import MacrsSimError
 from macrs_sim.protocol import DialogueResult

@@ -8,13 +8,13 @@ from pathlib import Path
 import pandas as pd
 
 from macrs_sim.analysis.atomic import write_csv_atomic
-from macrs_sim.analysis.combine import Comparison
-from macrs_sim.analysis.load import RunData
-from macrs_sim.analysis.metrics import SystemMetrics
-from macrs_sim.analysis.report import render_markdown
-from macrs_sim.analysis.transcript import pick_case_studies, render_transcript
-from macrs_sim.analysis.validity import ValidityStats, validity_stats
-from macrs_sim.analysis.validity_report import render_validity_markdown, validity_frame
+from macrs_sim.analysis.metrics.outcomes import SystemMetrics
+from macrs_sim.analysis.metrics.validity import ValidityStats, validity_stats
+from macrs_sim.analysis.report.summary import render_markdown
+from macrs_sim.analysis.report.transcript import pick_case_studies, render_transcript
+from macrs_sim.analysis.report.validity import render_validity_markdown, validity_frame
+from macrs_sim.analysis.runs.combine import Comparison
+from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError, MacrsSimError
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from macrs_sim.analysis.validity import (
+from macrs_sim.analysis.metrics.validity import (
     METHODS,
     OVERALL,
     QUANTILES,

@@ -5,7 +5,7 @@
 Writes `report.md`, `figures/*.png` (Figures 4-6 and the act-transition graphs),
 `tables/*.csv` (every table of the report, `results_completed_only.csv` among them),
 `results.csv` and `validity.csv`, each atomically (a killed report leaves no half file).
-Every headline number counts all dialogues, an error as a failure (see `metrics`).
+Every headline number counts all dialogues, an error as a failure (see `metrics.outcomes`).
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from typing import Any
 
 import pandas as pd
 
-from macrs_sim.analysis import acts, plots, transitions
 from macrs_sim.analysis.atomic import write_csv_atomic, write_text_atomic
-from macrs_sim.analysis.combine import Comparison, combine_runs
-from macrs_sim.analysis.cost import cost_table, render_cost_markdown, run_prices
-from macrs_sim.analysis.load import RunData, load_run
-from macrs_sim.analysis.metrics import compute_metrics, metrics_frame
-from macrs_sim.analysis.report import run_catalog
-from macrs_sim.analysis.report_sections import (
+from macrs_sim.analysis.figures import plots
+from macrs_sim.analysis.figures.transition_plot import plot_transition_graphs
+from macrs_sim.analysis.metrics import acts, transitions
+from macrs_sim.analysis.metrics.cost import cost_table, render_cost_markdown, run_prices
+from macrs_sim.analysis.metrics.outcomes import compute_metrics, metrics_frame
+from macrs_sim.analysis.metrics.table1 import render_table1_markdown, table1
+from macrs_sim.analysis.report.sections import (
     case_study_section,
     completed_section,
     judge_section,
@@ -32,8 +32,9 @@ from macrs_sim.analysis.report_sections import (
     summary_section,
     validity_section,
 )
-from macrs_sim.analysis.table1 import render_table1_markdown, table1
-from macrs_sim.analysis.transition_plot import plot_transition_graphs
+from macrs_sim.analysis.report.summary import run_catalog
+from macrs_sim.analysis.runs.combine import Comparison, combine_runs
+from macrs_sim.analysis.runs.load import RunData, load_run
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.popularity import bucket_labels
 from macrs_sim.errors import DataError
