@@ -26,6 +26,8 @@ from typing import Any
 import networkx as nx
 import pandas as pd
 
+from macrs_sim.analysis.markdown import markdown_table
+
 START = "START"
 SUCCESS = "success"
 END = "end"
@@ -224,11 +226,6 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(headers) + " |", "| --- |" + " ---: |" * (len(headers) - 1)]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows]
-
-
 def _matrix(frame: pd.DataFrame) -> list[str]:
     """Rows = from (START, the acts used), columns = to (acts, success, end); "·" = never.
     The paper's three acts are always columns, so matrices of different systems line up."""
@@ -241,14 +238,14 @@ def _matrix(frame: pd.DataFrame) -> list[str]:
         [f"**{s}**", *(f"{prob[(s, t)]:.2f}" if (s, t) in prob else "·" for t in targets)]
         for s in sources
     ]
-    return _table(["from \\ to", *targets], rows)
+    return markdown_table(["from \\ to", *targets], rows)
 
 
 def render_transitions_markdown(frame: pd.DataFrame, stats: pd.DataFrame) -> str:
     """A "## Act transitions" section: `stats` table, one probability matrix per system of
     `frame` (from `transition_frame`), then what each statistic means."""
     lines = ["## Act transitions", ""]
-    lines += _table(
+    lines += markdown_table(
         STAT_COLUMNS, [[_fmt(row[c]) for c in STAT_COLUMNS] for row in stats.to_dict("records")]
     )
     for system in dict.fromkeys([*stats["system"], *frame["system"]]):

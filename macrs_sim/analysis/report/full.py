@@ -20,6 +20,7 @@ import pandas as pd
 from macrs_sim.analysis.atomic import write_csv_atomic, write_text_atomic
 from macrs_sim.analysis.figures import plots
 from macrs_sim.analysis.figures.transition_plot import plot_transition_graphs
+from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics import acts, transitions
 from macrs_sim.analysis.metrics.cost import cost_table, render_cost_markdown, run_prices
 from macrs_sim.analysis.metrics.outcomes import compute_metrics, metrics_frame
@@ -80,11 +81,9 @@ def _img(label: str, path: Path, out: Path) -> str:
 
 def _cumulative_table(cum: pd.DataFrame, names: Sequence[str]) -> list[str]:
     pivot = cum.pivot(index="system", columns="turn", values="successes").reindex(names)
-    lines = ["| System | " + " | ".join(f"T={t}" for t in pivot.columns) + " |"]
-    lines.append("| --- |" + " ---: |" * len(pivot.columns))
-    for system, row in pivot.iterrows():
-        lines.append(f"| {system} | " + " | ".join(str(int(v)) for v in row) + " |")
-    return lines
+    headers = ["System", *(f"T={t}" for t in pivot.columns)]
+    rows = [[str(system), *(str(int(v)) for v in row)] for system, row in pivot.iterrows()]
+    return markdown_table(headers, rows)
 
 
 def _figures(cmp: Comparison, out: Path, tables: dict[str, pd.DataFrame]) -> list[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics, compute_metrics
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import MacrsSimError
@@ -41,9 +42,7 @@ def render_markdown(title: str, metrics: Sequence[SystemMetrics], notes: Sequenc
     """A markdown report: heading, metrics table, then the notes as bullets."""
     ks = _ks(metrics)
     headers = _headers(ks)
-    lines = [f"# {title}", "", "| " + " | ".join(headers) + " |"]
-    lines.append("| --- |" + " ---: |" * (len(headers) - 1))
-    lines += ["| " + " | ".join(_cells(m, ks)) + " |" for m in metrics]
+    lines = [f"# {title}", "", *markdown_table(headers, [_cells(m, ks) for m in metrics])]
     if notes:
         lines += ["", *(f"- {note}" for note in notes)]
     return "\n".join(lines) + "\n"

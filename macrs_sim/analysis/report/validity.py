@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics.validity import (
     METHODS,
     OVERALL,
@@ -99,15 +100,6 @@ def percent(count: int, total: int) -> str:
     return f"{count / total:.1%} ({count}/{total})" if total else NONE_MARK
 
 
-def _row(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = [_row(headers), "| --- |" + " ---: |" * (len(headers) - 1)]
-    return lines + [_row(r) for r in rows]
-
-
 def summary_cells(s: ValidityStats) -> list[str]:
     methods = ", ".join(f"{m} {s.methods.get(m, 0)}" for m in METHODS)
     return [
@@ -146,7 +138,7 @@ def _audit_lines(stats: Sequence[ValidityStats]) -> list[str]:
         [_cell(a.said), _cell(a.grounded), a.method, f"{a.score:.3f}", str(a.count)]
         for a in rows[:MAX_AUDIT_ROWS]
     ]
-    lines += _table(["Said", "Grounded as", "Method", "Score", "Count"], cells)
+    lines += markdown_table(["Said", "Grounded as", "Method", "Score", "Count"], cells)
     if len(rows) > MAX_AUDIT_ROWS:
         more = len(rows) - MAX_AUDIT_ROWS
         lines += ["", f"{more} more in validity.csv (column grounding_audit)."]
@@ -161,14 +153,14 @@ def _slot_cells(s: ValidityStats) -> list[str]:
 def render_validity_markdown(stats: Sequence[ValidityStats]) -> str:
     """A '## Simulator validity' section: summary table, details, then the definitions."""
     lines = ["## Simulator validity", ""]
-    lines += _table(_HEADERS, [summary_cells(s) for s in stats])
+    lines += markdown_table(_HEADERS, [summary_cells(s) for s in stats])
     lines += ["", "Ungrounded titles, most frequent first (at most 5):", ""]
     lines += [_examples(s) for s in stats]
     lines += ["", "Fuzzy grounding scores:", ""]
     headers = ["System", "Fuzzy matches", *_QUANTILE_HEADERS]
-    lines += _table(headers, [_fuzzy_cells(s) for s in stats])
+    lines += markdown_table(headers, [_fuzzy_cells(s) for s in stats])
     lines += _audit_lines(stats)
     lines += ["", "Answers by the slot asked about (answered/asked):", ""]
-    lines += _table(["System", *SLOTS], [_slot_cells(s) for s in stats])
+    lines += markdown_table(["System", *SLOTS], [_slot_cells(s) for s in stats])
     lines += ["", DEFINITIONS]
     return "\n".join(lines) + "\n"
