@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from macrs_sim.analysis.load import load_run
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
 from macrs_sim.store import RunStore

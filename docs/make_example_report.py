@@ -20,11 +20,11 @@ from typing import Literal
 from pydantic import BaseModel
 
 from macrs_sim.agents.macrs.schemas import FinalListOutput, PlannerOutput, RecommendOutput
-from macrs_sim.agents.scripted_rules import default_scripted_rules
 from macrs_sim.agents.single_llm import SingleLLMOutput
-from macrs_sim.analysis.full_report import ReportOptions, build_report
-from macrs_sim.analysis.load import load_run
+from macrs_sim.analysis.report.full import ReportOptions, build_report
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.campaign.runner import run_campaign_async
+from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import load_scenario
 from macrs_sim.data.dataset import open_dataset
 from macrs_sim.data.samples import build_samples

@@ -1,0 +1,55 @@
+"""macrs-sim: simulated conversational-recommendation campaigns with LLM agents.
+
+The curated public API is imported lazily (PEP 562 module ``__getattr__``), so
+``import macrs_sim`` stays cheap and no layer imports a higher one at import time.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from macrs_sim.agents.base import Recommender
+    from macrs_sim.agents.registry import register_system
+    from macrs_sim.analysis.report.full import build_report
+    from macrs_sim.analysis.runs.load import load_run
+    from macrs_sim.campaign.runner import run_campaign, run_campaign_async
+    from macrs_sim.config import load_scenario
+    from macrs_sim.simulators.base import UserSimulator
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "run_campaign": "macrs_sim.campaign.runner",
+    "run_campaign_async": "macrs_sim.campaign.runner",
+    "load_scenario": "macrs_sim.config",
+    "load_run": "macrs_sim.analysis.runs.load",
+    "build_report": "macrs_sim.analysis.report.full",
+    "Recommender": "macrs_sim.agents.base",
+    "UserSimulator": "macrs_sim.simulators.base",
+    "register_system": "macrs_sim.agents.registry",
+}
+
+__all__ = [
+    "Recommender",
+    "UserSimulator",
+    "build_report",
+    "load_run",
+    "load_scenario",
+    "register_system",
+    "run_campaign",
+    "run_campaign_async",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'macrs_sim' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later look-ups skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

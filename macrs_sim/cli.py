@@ -24,7 +24,7 @@ INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command contin
 
 
 def _run(args: argparse.Namespace) -> int:
-    from macrs_sim.analysis.report import print_table
+    from macrs_sim.analysis.report.summary import print_table
     from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
     from macrs_sim.config import load_scenario
 

@@ -25,8 +25,9 @@ def _print_summary(report: Path) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from macrs_sim.analysis.load import load_run
-    from macrs_sim.analysis.report import print_table, run_metrics, write_report
+    from macrs_sim.analysis.report.full import write_report
+    from macrs_sim.analysis.report.summary import print_table, run_metrics
+    from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.store import RunStore
 
     run = load_run(Path(args.run))  # a clear error for a missing or foreign directory
@@ -43,9 +44,9 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from macrs_sim.analysis.full_report import ReportOptions, build_report
-    from macrs_sim.analysis.load import load_run
-    from macrs_sim.analysis.report import run_catalog
+    from macrs_sim.analysis.report.full import ReportOptions, build_report
+    from macrs_sim.analysis.report.summary import run_catalog
+    from macrs_sim.analysis.runs.load import load_run
 
     runs = [load_run(Path(p)) for p in args.runs]
     out = Path(args.out or f"reports/compare-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -61,12 +62,12 @@ def _compare(args: argparse.Namespace) -> int:
 def _judge(args: argparse.Namespace) -> int:
     import asyncio
 
-    from macrs_sim.analysis.judge import judge_table, read_judgments, render_table2_markdown
-    from macrs_sim.analysis.load import load_run
-    from macrs_sim.analysis.report import write_report
+    from macrs_sim.analysis.report.full import write_report
+    from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.campaign.judging import judge_campaign
     from macrs_sim.campaign.setup import CampaignSetup
     from macrs_sim.config import load_scenario
+    from macrs_sim.judge import judge_table, read_judgments, render_table2_markdown
     from macrs_sim.llm.factory import preflight
 
     run = load_run(Path(args.run))

@@ -19,8 +19,8 @@ def _default_out(runs: list[str]) -> Path:
 
 
 def _view(args: argparse.Namespace) -> int:
-    from macrs_sim.analysis.load import load_run
-    from macrs_sim.analysis.report import run_catalog
+    from macrs_sim.analysis.report.summary import run_catalog
+    from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.viewer.serve import site_server, site_url
     from macrs_sim.viewer.site import build_site
 

@@ -22,6 +22,7 @@ from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
 
 SCHEMA_VERSION = "1"
+STORE_FILE = "store.sqlite"  # a run directory's store (campaign.rundir lays the directory out)
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -1,4 +1,4 @@
-"""Scripted answers for every built-in role, so the scripted backend runs whole campaigns.
+"""Scripted answers for the built-in systems' roles (campaign.scripted adds the others).
 
 Choices are deterministic functions of (dialogue, turn): the same campaign
 gives the same transcript however dialogues interleave.
@@ -20,11 +20,8 @@ from macrs_sim.agents.macrs.schemas import (
     StrategyOutput,
     UserProfile,
 )
-from macrs_sim.agents.registry import scripted_rules_of_all
 from macrs_sim.agents.single_llm.system import SingleLLMOutput
-from macrs_sim.analysis.judge_scripted import judge_scripted_rules
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
-from macrs_sim.simulators.target_profile import TargetKeywords
 
 # The planner's act per turn: ask first, try a recommendation, then adjust (paper Fig. 4 shape).
 Act = Literal["ask", "chat", "recommend"]
@@ -110,18 +107,3 @@ def single_llm_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
         )
 
     return {"single_llm": single_llm}
-
-
-def default_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
-    """Every registered system's rules, the shared fallback list, the simulator and judge."""
-    titles = list(catalog_titles)
-    return {
-        **scripted_rules_of_all(titles),
-        "final_list": final_list_rule(titles),
-        "user": lambda req: "Hmm, not quite. Something lighter, please.",
-        "opening": lambda req: "Hi! I'd like a movie for tonight, something fun.",
-        "target_profile": lambda req: TargetKeywords(
-            keywords=["mood: light-hearted", "feature: ensemble cast"]
-        ),
-        **judge_scripted_rules(titles),
-    }

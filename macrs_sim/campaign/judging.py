@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from macrs_sim.analysis.judge import JudgeRecord, judge_run
 from macrs_sim.campaign.setup import CampaignSetup
+from macrs_sim.judge import JudgeRecord, judge_run
 
 
 async def judge_campaign(

@@ -19,10 +19,10 @@ from typing import Any
 
 from macrs_sim.config import Scenario, scenario_to_toml
 from macrs_sim.errors import DataError
+from macrs_sim.store import STORE_FILE as STORE_FILE  # re-exported: a run directory's layout
 from macrs_sim.store import RunStore
 
 SCENARIO_FILE = "scenario.resolved.toml"
-STORE_FILE = "store.sqlite"
 SAMPLES_FILE = "samples.jsonl"
 LOCK_FILE = ".lock"
 CLAIM_LOCK_FILE = ".claim.lock"  # in the output folder: one starter at a time chooses a run

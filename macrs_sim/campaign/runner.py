@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from macrs_sim.analysis.metrics import SystemMetrics
-from macrs_sim.analysis.report import run_metrics, write_report
+from macrs_sim.analysis.metrics.outcomes import SystemMetrics
+from macrs_sim.analysis.report.summary import run_metrics
 from macrs_sim.campaign.executor import Executor
 from macrs_sim.campaign.local_executor import LocalExecutor
 from macrs_sim.campaign.resume import RunStatus, Session
@@ -23,6 +24,7 @@ from macrs_sim.campaign.sampling import load_sample_set
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
 from macrs_sim.campaign.stopping import CampaignInterrupted
 from macrs_sim.config import Scenario, load_scenario
+from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.samples import build_samples
 from macrs_sim.errors import ConfigError
 from macrs_sim.llm.factory import preflight_scenario
@@ -110,7 +112,7 @@ async def run_campaign_async(
             outcome = await session.run(executor, drawn, prepared=shared is not None)
             if outcome.status == "finished":
                 if report:
-                    write_report(run_dir, setup.catalog)
+                    _write_report(run_dir, setup.catalog)
                 mark_reported(run_dir)
         except CampaignInterrupted:
             raise  # kept, even with nothing stored yet: the same command resumes it
@@ -123,7 +125,7 @@ async def run_campaign_async(
     finally:
         await setup.close()
     if report and outcome.status != "finished":
-        write_report(run_dir, setup.catalog)  # a partial run's report says it is partial
+        _write_report(run_dir, setup.catalog)  # a partial run's report says it is partial
     o = outcome
     return CampaignResult(
         run_dir, run_metrics_of(run_dir), time.perf_counter() - started,
@@ -144,10 +146,27 @@ async def _preflight(setup: CampaignSetup, notify: Callable[[str], None] | None)
 
 
 def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignResult:
-    """Synchronous entry point for scripts and notebooks (not inside a running event loop)."""
+    """Synchronous entry point for scripts and notebooks.
+
+    Inside a running event loop (Jupyter) asyncio.run would refuse, so the campaign
+    then runs on its own loop in a worker thread and this call blocks until it ends.
+    """
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
-    return asyncio.run(run_campaign_async(scenario, **kwargs))  # type: ignore[arg-type]
+    coro = run_campaign_async(scenario, **kwargs)  # type: ignore[arg-type]
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="run_campaign") as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def _write_report(run_dir: Path, catalog: Catalog) -> None:
+    # Imported here: the full report needs matplotlib, which `import` of the runner should not.
+    from macrs_sim.analysis.report.full import write_report
+
+    write_report(run_dir, catalog)
 
 
 def run_metrics_of(run_dir: Path) -> list[SystemMetrics]:

@@ -11,7 +11,7 @@ from autogen_core.models import ChatCompletionClient
 from macrs_sim.agents.base import Recommender
 from macrs_sim.agents.context import PrepareContext, SystemContext
 from macrs_sim.agents.registry import SystemOptions, import_ref, resolve_entries, system_spec
-from macrs_sim.agents.scripted_rules import default_scripted_rules
+from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import ModelConfig, OpenAIModel, Scenario, SystemEntry
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from macrs_sim.analysis.load import RunData, hit_rank
+from macrs_sim.analysis.runs.load import RunData, hit_rank
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
 

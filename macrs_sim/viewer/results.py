@@ -16,9 +16,9 @@ from typing import Any
 
 import pandas as pd
 
-from macrs_sim.analysis.combine import Comparison
-from macrs_sim.analysis.load import RunData
-from macrs_sim.analysis.metrics import compute_metrics, metrics_frame
+from macrs_sim.analysis.metrics.outcomes import compute_metrics, metrics_frame
+from macrs_sim.analysis.runs.combine import Comparison
+from macrs_sim.analysis.runs.load import RunData
 
 # Report tables can be long (transitions); the page shows their head, the CSV has the rest.
 MAX_TABLE_ROWS = 200

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from macrs_sim.analysis.combine import Comparison, combine_runs
-from macrs_sim.analysis.load import RunData
+from macrs_sim.analysis.runs.combine import Comparison, combine_runs
+from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.popularity import bucket_labels
 from macrs_sim.errors import DataError

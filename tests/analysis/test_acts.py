@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-from macrs_sim.analysis.acts import act_ratios, bucket_performance, cumulative_successes
+from macrs_sim.analysis.metrics.acts import act_ratios, bucket_performance, cumulative_successes
 
 NAN = math.nan
 

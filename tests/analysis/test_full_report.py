@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from macrs_sim.analysis.full_report import ReportOptions, build_report
-from macrs_sim.analysis.load import load_run
+from macrs_sim.analysis.report.full import ReportOptions, build_report
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.errors import DataError
 from tests.analysis.handmade_runs import Script, make_run, make_sample
 

@@ -6,7 +6,12 @@ import math
 
 import pytest
 
-from macrs_sim.analysis.metrics import SystemMetrics, compute_metrics, is_hit, metrics_frame
+from macrs_sim.analysis.metrics.outcomes import (
+    SystemMetrics,
+    compute_metrics,
+    is_hit,
+    metrics_frame,
+)
 from macrs_sim.protocol import DialogueResult, DialogueStatus, ItemRef, UserTurn
 
 TARGET = "t"

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
-from macrs_sim.analysis.plots import (
+from macrs_sim.analysis.figures.plots import (
     ACT_COLORS,
     SYSTEM_COLORS,
     act_ratios_figure,

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from macrs_sim.analysis.metrics import SystemMetrics
-from macrs_sim.analysis.report import print_table, render_markdown, write_report
+from macrs_sim.analysis.metrics.outcomes import SystemMetrics
+from macrs_sim.analysis.report.full import write_report
+from macrs_sim.analysis.report.summary import print_table, render_markdown
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, DialogueStatus, ItemRef, LLMCallRecord, UserTurn
 from macrs_sim.store import RunStore
@@ -116,7 +117,7 @@ def test_write_report_end_to_end(tmp_path: Path) -> None:
 
 
 def test_completed_section_without_errors_says_it_is_the_same() -> None:
-    from macrs_sim.analysis.report_sections import completed_section
+    from macrs_sim.analysis.report.sections import completed_section
 
     text = completed_section([SystemMetrics("a", 2, 0, 0.5, 4.0, {5: 0.5}, completed_only=True)])
     assert text == (

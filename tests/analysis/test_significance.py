@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from macrs_sim.analysis.significance import bootstrap_ci, significance_marker, t_test
+from macrs_sim.analysis.metrics.significance import bootstrap_ci, significance_marker, t_test
 
 IDS = ["s1", "s2", "s3", "s4", "s5"]
 

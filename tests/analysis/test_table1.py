@@ -8,14 +8,14 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from macrs_sim.analysis.load import SystemInfo
-from macrs_sim.analysis.table1 import (
+from macrs_sim.analysis.metrics.table1 import (
     METRICS,
     columns,
     format_p,
     render_table1_markdown,
     table1,
 )
+from macrs_sim.analysis.runs.load import SystemInfo
 
 NAN = math.nan
 # max_turns = 5, so a failure counts 6 turns.

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from macrs_sim.analysis.cost import cost_table, render_cost_markdown
-from macrs_sim.analysis.load import load_run
-from macrs_sim.analysis.transcript import pick_case_studies, render_transcript
+from macrs_sim.analysis.metrics.cost import cost_table, render_cost_markdown
+from macrs_sim.analysis.report.transcript import pick_case_studies, render_transcript
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.protocol import SystemTurn
 from tests.analysis.handmade_runs import Script, make_result, make_run, make_sample
 
@@ -85,7 +85,7 @@ def test_cost_tables(tmp_path: Path) -> None:
 
 
 def test_cost_tables_price_uncached_calls_when_the_scenario_has_prices(tmp_path: Path) -> None:
-    from macrs_sim.analysis.cost import run_prices
+    from macrs_sim.analysis.metrics.cost import run_prices
 
     scripts = [Script("MACRS", "s-1", ("A", "R+")), Script("LLM", "s-1", ("R+",))]
     run = load_run(make_run(tmp_path, "r", SYSTEMS, SAMPLES, scripts, calls_per_turn=2))

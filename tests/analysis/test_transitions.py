@@ -18,22 +18,22 @@ import pandas as pd
 import pytest
 from matplotlib.patches import FancyArrowPatch
 
-from macrs_sim.analysis.transition_plot import (
+from macrs_sim.analysis.figures.transition_plot import (
     FIXED_POS,
     R,
     _bezier,
     _control,
     _rad,
     node_colors,
+    plot_transition_graphs,
     transition_figure,
 )
-from macrs_sim.analysis.transitions import (
+from macrs_sim.analysis.metrics.transitions import (
     STAT_COLUMNS,
     act_order,
     act_sequence_stats,
     act_sequences,
     entropy_bits,
-    plot_transition_graphs,
     render_transitions_markdown,
     transition_frame,
     transition_graph,
@@ -313,7 +313,7 @@ def test_every_edge_is_drawn_and_labelled() -> None:
 
 
 def test_node_colours_follow_the_project_palette() -> None:
-    plots = pytest.importorskip("macrs_sim.analysis.plots")
+    plots = pytest.importorskip("macrs_sim.analysis.figures.plots")
     colors = node_colors(["START", "ask", "chat", "recommend", "clarify", "success", "end"])
     for act, color in plots.ACT_COLORS.items():
         assert colors[act] == color

@@ -13,13 +13,8 @@ import random
 import numpy as np
 import pytest
 
-from macrs_sim.analysis.validity import (
-    ValidityStats,
-    quantile,
-    render_validity_markdown,
-    validity_frame,
-    validity_stats,
-)
+from macrs_sim.analysis.metrics.validity import ValidityStats, quantile, validity_stats
+from macrs_sim.analysis.report.validity import render_validity_markdown, validity_frame
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import (

@@ -13,11 +13,11 @@ import pytest
 import ray
 
 from macrs_sim.agents.macrs.schemas import RecommendOutput
-from macrs_sim.agents.scripted_rules import default_scripted_rules
 from macrs_sim.campaign.executor import DialogueJob, Unfinished
 from macrs_sim.campaign.jobs import run_job
 from macrs_sim.campaign.ray_executor import RayExecutor
 from macrs_sim.campaign.runner import run_campaign_async
+from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.config import Scenario, parse_scenario
 from macrs_sim.data.dataset import demo_dataset

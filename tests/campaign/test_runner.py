@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from macrs_sim.agents.macrs.schemas import RecommendOutput
-from macrs_sim.agents.scripted_rules import default_scripted_rules
 from macrs_sim.campaign.runner import run_campaign_async
+from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import SimulatorConfig, parse_scenario
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import demo_dataset
@@ -173,10 +173,10 @@ async def test_agenda_simulator_campaign_makes_no_user_calls(
 
 
 async def test_judge_phase_writes_table2(tmp_path: Path, catalog: Catalog) -> None:
-    from macrs_sim.analysis.judge import read_judgments
     from macrs_sim.campaign.judging import judge_campaign
     from macrs_sim.campaign.setup import CampaignSetup
     from macrs_sim.config import JudgeConfig
+    from macrs_sim.judge import read_judgments
 
     sc = scenario(tmp_path, catalog).model_copy(update={"judge": JudgeConfig(enabled=True)})
     result = await run_campaign_async(sc, output_dir=tmp_path / "runs", progress=False)

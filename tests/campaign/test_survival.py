@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 
 from macrs_sim import cli
-from macrs_sim.analysis import report as report_module
-from macrs_sim.campaign import runner
+from macrs_sim.analysis.report import full as full_report
 from macrs_sim.campaign.resume import StoreWriteFailed
 from macrs_sim.campaign.runner import CampaignResult, run_campaign_async
 from macrs_sim.config import Scenario, parse_scenario, scenario_to_toml
@@ -156,14 +155,13 @@ async def test_a_run_killed_while_writing_its_report_gets_only_its_report(
     def killed(*args: Any) -> None:
         raise Killed  # as if SIGKILLed mid-report: nothing after it runs
 
-    real = report_module.write_report
-    monkeypatch.setattr(runner, "write_report", killed)
+    monkeypatch.setattr(full_report, "write_report", killed)
     sc = scenario(4, rate=0.0)
     with pytest.raises(Killed):
         await run_campaign_async(sc, output_dir=tmp_path, progress=False)
     (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
     assert not (run_dir / "report.md").exists()
-    monkeypatch.setattr(runner, "write_report", real)
+    monkeypatch.undo()
     news: list[str] = []
     again = await run_campaign_async(sc, output_dir=tmp_path, progress=False, notify=news.append)
     assert again.run_dir == run_dir and again.resumed and again.already_done == 8

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from macrs_sim.agents.macrs.schemas import RecommendOutput
-from macrs_sim.agents.scripted_rules import default_scripted_rules
+from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import Scenario, parse_scenario
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.llm.scripted import Rule, ScriptedRequest

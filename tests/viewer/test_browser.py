@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from macrs_sim.agents.scripted_rules import default_scripted_rules
 from macrs_sim.agents.single_llm import SingleLLMOutput
-from macrs_sim.analysis.load import load_run
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.campaign.runner import run_campaign_async
+from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import parse_scenario
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.llm.scripted import ScriptedRequest

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from macrs_sim.analysis.load import load_run
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.viewer.export import EXPORT_FORMAT, export_run
 from tests.viewer.hostile_run import MACRS_EXPLAIN, RUN_NAME, XSS, make_hostile_run

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from macrs_sim.analysis.combine import combine_runs
-from macrs_sim.analysis.load import load_run
+from macrs_sim.analysis.runs.combine import combine_runs
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
 from macrs_sim.viewer import files, results

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from macrs_sim.analysis.load import RunData, SystemInfo
+from macrs_sim.analysis.runs.load import RunData, SystemInfo
 from macrs_sim.protocol import DialogueResult, Sample
 
 

@@ -6,14 +6,14 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from macrs_sim.analysis.metrics import SystemMetrics, compute_metrics
+from macrs_sim.analysis.markdown import markdown_table
+from macrs_sim.analysis.metrics.outcomes import SystemMetrics, compute_metrics
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.errors import DataError, MacrsSimError
+from macrs_sim.errors import MacrsSimError
 from macrs_sim.protocol import DialogueResult
 from macrs_sim.store import RunStore
 
@@ -42,9 +42,7 @@ def render_markdown(title: str, metrics: Sequence[SystemMetrics], notes: Sequenc
     """A markdown report: heading, metrics table, then the notes as bullets."""
     ks = _ks(metrics)
     headers = _headers(ks)
-    lines = [f"# {title}", "", "| " + " | ".join(headers) + " |"]
-    lines.append("| --- |" + " ---: |" * (len(headers) - 1))
-    lines += ["| " + " | ".join(_cells(m, ks)) + " |" for m in metrics]
+    lines = [f"# {title}", "", *markdown_table(headers, [_cells(m, ks) for m in metrics])]
     if notes:
         lines += ["", *(f"- {note}" for note in notes)]
     return "\n".join(lines) + "\n"
@@ -90,19 +88,3 @@ def run_catalog(run_dir: Path) -> Catalog | None:
         return open_dataset(load_scenario(run_dir / "scenario.resolved.toml").data).catalog
     except MacrsSimError:
         return None
-
-
-def write_report(run_dir: Path, catalog: Catalog | None = None, **options: Any) -> Path:
-    """Write the full report (report.md, figures/, tables/, CSVs) into a run directory."""
-    from macrs_sim.analysis.full_report import ReportOptions, build_report
-    from macrs_sim.analysis.load import load_run
-
-    run_dir = Path(run_dir)
-    if not run_dir.is_dir():
-        raise DataError(f"{run_dir}: run directory not found")
-    if not (run_dir / "store.sqlite").is_file():
-        raise DataError(f"{run_dir}: not a run directory (no store.sqlite)")
-    run = load_run(run_dir)
-    title = run.meta.get("scenario_name", "Run report")
-    opts = ReportOptions(**{"title": title, **options})
-    return build_report([run], run_dir, opts, lambda r: catalog or run_catalog(r.path))

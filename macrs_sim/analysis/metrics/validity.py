@@ -14,17 +14,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-# The rendering lives in validity_report (with the slot, method and quantile names it
-# reports); it is re-exported here so callers need one import.
-from macrs_sim.analysis.validity_report import (
-    AUDITED_METHODS,
-    METHODS,
-    OVERALL,
-    QUANTILES,
-    SLOTS,
-    render_validity_markdown,
-    validity_frame,
-)
 from macrs_sim.data.attributes import ItemAttributes, answers_slot, question_slots
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
@@ -36,11 +25,16 @@ __all__ = [
     "GroundingAudit",
     "ValidityStats",
     "quantile",
-    "render_validity_markdown",
-    "validity_frame",
     "validity_stats",
 ]
 
+SLOTS = ("genre", "era", "theme", "people", "open")  # question_slots' names, "open" last
+OVERALL = "all"  # the row over every system
+METHODS = ("exact", "normalized", "fuzzy", "ambiguous", "none")  # ItemRef.method
+# Acceptances that rest on a guess, listed title by title for a person to check.
+AUDITED_METHODS = ("fuzzy", "ambiguous")
+# Fuzzy-score summary points: name -> quantile (linear interpolation, see validity.quantile).
+QUANTILES = (("min", 0.0), ("q25", 0.25), ("median", 0.5), ("q75", 0.75), ("max", 1.0))
 MAX_EXAMPLES = 5
 
 

@@ -1,4 +1,4 @@
-"""The paper's discussion figures (§5.3, Figures 4-6) drawn from the frames of `analysis.acts`.
+"""The paper's discussion figures (§5.3, Figures 4-6) from the frames of `metrics.acts`.
 
 Each figure has a builder (`*_figure`, returns the Figure for inspection) and a `plot_*`
 that saves it as a PNG. Figures are plain `matplotlib.figure.Figure` objects rendered by

@@ -19,7 +19,7 @@ from typing import Any
 
 import pandas as pd
 
-from macrs_sim.analysis.metrics import is_hit
+from macrs_sim.analysis.metrics.outcomes import is_hit
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
 from macrs_sim.store import RunStore

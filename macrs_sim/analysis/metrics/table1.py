@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from macrs_sim.analysis.load import SystemInfo
-from macrs_sim.analysis.significance import (
+from macrs_sim.analysis.markdown import markdown_table
+from macrs_sim.analysis.metrics.significance import (
     STRONG_MARKER,
     STRONG_P,
     WEAK_MARKER,
@@ -28,6 +28,7 @@ from macrs_sim.analysis.significance import (
     significance_marker,
     t_test,
 )
+from macrs_sim.analysis.runs.load import SystemInfo
 
 METRICS = ("success", "turns", "hit@5", "hit@10")
 DISPLAY_NAMES = {
@@ -161,10 +162,6 @@ def format_p(p: float) -> str:
     return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
-def _row(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
 COUNTING_NOTE = (
     "n counts every dialogue of the system; dialogues that ended in an error ({errors} here) "
     "count as failures (max_turns + 1 turns, no hit), as the paper divides by all N test samples."
@@ -212,16 +209,17 @@ def render_table1_markdown(
     names = [DISPLAY_NAMES[m] for m in METRICS]
     resamples = frame.attrs.get("n_resamples") if n_resamples is None else n_resamples
     header = ["System", "Variant", "n", "Errors", *names]
-    lines = [_row(header), "| --- | --- |" + " ---: |" * (len(header) - 2)]
-    for _, row in frame.iterrows():
-        cells = [_cell(row, m) for m in METRICS]
-        counts = [str(row["n"]), str(row["errors"])]
-        lines.append(_row([str(row["system"]), str(row["variant"]), *counts, *cells]))
+    rows = [
+        [str(row["system"]), str(row["variant"]), str(row["n"]), str(row["errors"])]
+        + [_cell(row, m) for m in METRICS]
+        for _, row in frame.iterrows()
+    ]
+    lines = markdown_table(header, rows, left=2)
     lines += ["", _counting(frame) + " " + _note(reference, paired, level, resamples)]
     if reference is not None:
-        lines += ["", _row(["System", *(f"{n} p" for n in names)])]
-        lines.append("| --- |" + " ---: |" * len(METRICS))
-        for _, row in frame.iterrows():
-            ps = [format_p(float(row[f"{m}_p"])) for m in METRICS]
-            lines.append(_row([str(row["system"]), *ps]))
+        p_rows = [
+            [str(row["system"]), *(format_p(float(row[f"{m}_p"])) for m in METRICS)]
+            for _, row in frame.iterrows()
+        ]
+        lines += ["", *markdown_table(["System", *(f"{n} p" for n in names)], p_rows)]
     return "\n".join(lines) + "\n"

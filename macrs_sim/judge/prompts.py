@@ -15,7 +15,7 @@ from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 from macrs_sim.agents.macrs.messages import RespondRequest
 from macrs_sim.agents.macrs.prompts import responder_messages
 from macrs_sim.agents.rendering import render_history, render_text
-from macrs_sim.analysis.judge_schemas import JudgePair
+from macrs_sim.judge.schemas import JudgePair
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
 from macrs_sim.protocol import Utterance
 

@@ -8,17 +8,13 @@ from pathlib import Path
 import pandas as pd
 
 from macrs_sim.analysis.atomic import write_csv_atomic
-from macrs_sim.analysis.combine import Comparison
-from macrs_sim.analysis.load import RunData
-from macrs_sim.analysis.metrics import SystemMetrics
-from macrs_sim.analysis.report import render_markdown
-from macrs_sim.analysis.transcript import pick_case_studies, render_transcript
-from macrs_sim.analysis.validity import (
-    ValidityStats,
-    render_validity_markdown,
-    validity_frame,
-    validity_stats,
-)
+from macrs_sim.analysis.metrics.outcomes import SystemMetrics
+from macrs_sim.analysis.metrics.validity import ValidityStats, validity_stats
+from macrs_sim.analysis.report.summary import render_markdown
+from macrs_sim.analysis.report.transcript import pick_case_studies, render_transcript
+from macrs_sim.analysis.report.validity import render_validity_markdown, validity_frame
+from macrs_sim.analysis.runs.combine import Comparison
+from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError, MacrsSimError
 
@@ -86,7 +82,7 @@ def completed_section(completed: Sequence[SystemMetrics]) -> str:
 
 
 def judge_section(cmp: Comparison, tables: dict[str, pd.DataFrame]) -> str:
-    from macrs_sim.analysis.judge import judge_table, read_judgments, render_table2_markdown
+    from macrs_sim.judge import judge_table, read_judgments, render_table2_markdown
 
     records = [rec for run in cmp.runs for rec in read_judgments(run.path)]
     if not records:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pandas as pd
 
+from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.config import Price
 from macrs_sim.llm.pricing import PER
 
@@ -82,15 +83,13 @@ def _fmt(value: object, column: str = "") -> str:
     return str(value)
 
 
-def markdown_table(frame: pd.DataFrame) -> str:
-    header = "| " + " | ".join(frame.columns) + " |"
+def frame_markdown(frame: pd.DataFrame) -> str:
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame]
-    align = "| " + " | ".join("---:" if n else "---" for n in numeric) + " |"
     rows = [
-        "| " + " | ".join(_fmt(v, c) for v, c in zip(row, frame.columns, strict=True)) + " |"
+        [_fmt(v, c) for v, c in zip(row, frame.columns, strict=True)]
         for row in frame.itertuples(index=False)
     ]
-    return "\n".join([header, align, *rows])
+    return "\n".join(markdown_table(list(frame.columns), rows, numeric=numeric))
 
 
 def render_cost_markdown(
@@ -101,12 +100,12 @@ def render_cost_markdown(
         return "## Cost\n\nNo LLM calls were recorded.\n"
     per_system = cost_table(calls, ["system"], prices)
     per_role = cost_table(calls, ["system", "role"], prices)
-    parts = ["## Cost", "", "Per system:", "", markdown_table(per_system)]
-    parts += ["", "Per system and role:", "", markdown_table(per_role)]
+    parts = ["## Cost", "", "Per system:", "", frame_markdown(per_system)]
+    parts += ["", "Per system and role:", "", frame_markdown(per_role)]
     if with_turns:
         per_turn = cost_table(calls[calls["turn"].notna()], ["system", "turn"], prices)
         per_turn["turn"] = per_turn["turn"].astype(int)
-        parts += ["", "Per system and turn:", "", markdown_table(per_turn)]
+        parts += ["", "Per system and turn:", "", frame_markdown(per_turn)]
     parts += [
         "",
         "Latency is wall time per call as the client saw it (summed, so concurrent calls "

@@ -1,4 +1,4 @@
-"""Draw the dialogue-act transition graphs of `analysis.transitions`, one panel per system.
+"""Draw the dialogue-act transition graphs of `analysis.metrics.transitions`, one panel per system.
 
 Every panel puts START, ask, chat, recommend, success and end at the same place, so the
 panels compare at a glance; the paper's acts a system never used are drawn faded. Edge
@@ -24,7 +24,14 @@ from matplotlib.patches import Circle, FancyArrowPatch
 from matplotlib.path import Path as MplPath
 
 from macrs_sim.analysis.atomic import save_png_atomic
-from macrs_sim.analysis.transitions import END, PAPER_ACTS, RESERVED, START, SUCCESS, act_order
+from macrs_sim.analysis.metrics.transitions import (
+    END,
+    PAPER_ACTS,
+    RESERVED,
+    START,
+    SUCCESS,
+    act_order,
+)
 
 DPI = 120
 R = 0.5  # node radius, data units
@@ -51,7 +58,7 @@ Label = tuple[list[Point], float]  # candidate spots, probability
 
 def _palette() -> tuple[dict[str, str], tuple[str, ...]]:
     try:
-        from macrs_sim.analysis import plots
+        from macrs_sim.analysis.figures import plots
     except ImportError:
         return FALLBACK_ACT_COLORS, FALLBACK_OTHER_COLORS
     acts = getattr(plots, "ACT_COLORS", FALLBACK_ACT_COLORS)
@@ -60,7 +67,7 @@ def _palette() -> tuple[dict[str, str], tuple[str, ...]]:
 
 
 def node_colors(nodes: Sequence[str]) -> dict[str, str]:
-    """The project's act palette (from `analysis.plots` if importable), greys for markers."""
+    """The project's act palette (`figures.plots` if importable), greys for markers."""
     acts, others = _palette()
     extra = [n for n in nodes if n not in acts and n not in RESERVED]
     colors = {n: acts[n] for n in nodes if n in acts}

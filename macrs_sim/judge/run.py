@@ -16,9 +16,9 @@ from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.macrs.messages import CandidateReply
 from macrs_sim.agents.macrs.schemas import RecommendOutput
-from macrs_sim.analysis.judge_pairs import check_prompts, find_pairs, read_judgments, store_path
-from macrs_sim.analysis.judge_prompts import JUDGE_PROMPT, judge_messages, regenerate_messages
-from macrs_sim.analysis.judge_schemas import (
+from macrs_sim.judge.pairs import check_prompts, find_pairs, read_judgments, store_path
+from macrs_sim.judge.prompts import JUDGE_PROMPT, judge_messages, regenerate_messages
+from macrs_sim.judge.schemas import (
     JUDGE_SYSTEM,
     JUDGMENT_EVENT,
     JudgePair,

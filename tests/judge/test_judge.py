@@ -9,8 +9,12 @@ import pytest
 from autogen_core.models import LLMMessage
 from pydantic import BaseModel
 
-from macrs_sim.agents.scripted_rules import default_scripted_rules
-from macrs_sim.analysis.judge import (
+from macrs_sim.campaign.runner import run_campaign_async
+from macrs_sim.campaign.scripted import default_scripted_rules
+from macrs_sim.config import parse_scenario
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.errors import ConfigError
+from macrs_sim.judge import (
     JudgeRecord,
     JudgeVerdict,
     combine_choices,
@@ -21,13 +25,9 @@ from macrs_sim.analysis.judge import (
     read_judgments,
     render_table2_markdown,
 )
-from macrs_sim.analysis.judge_prompts import judge_messages, regenerate_messages
-from macrs_sim.analysis.judge_schemas import CRITERIA, Choice, Outcome
-from macrs_sim.analysis.judge_scripted import SCRIPTED_PLAIN_TEXT, presented_responses
-from macrs_sim.campaign.runner import run_campaign_async
-from macrs_sim.config import parse_scenario
-from macrs_sim.data.catalog import Catalog
-from macrs_sim.errors import ConfigError
+from macrs_sim.judge.prompts import judge_messages, regenerate_messages
+from macrs_sim.judge.schemas import CRITERIA, Choice, Outcome
+from macrs_sim.judge.scripted import SCRIPTED_PLAIN_TEXT, presented_responses
 from macrs_sim.llm.accounting import AccountingClient, CallLog
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient, ScriptedRequest

@@ -1,6 +1,6 @@
 """The paper's discussion figures as tables (§5.3): acts per turn, successes by turn, popularity.
 
-Each function takes the frames of `macrs_sim.analysis.load.RunData` and returns a long
+Each function takes the frames of `macrs_sim.analysis.runs.load.RunData` and returns a long
 frame with one row per cell of the figure, so the numbers behind a plot can be read,
 tested and written to CSV without drawing anything.
 
@@ -10,7 +10,7 @@ tested and written to CSV without drawing anything.
 - `cumulative_successes` (Figure 5): how many dialogues had succeeded by each turn.
 - `bucket_performance` (Figure 6): success rate and Hit@10 per target-popularity bucket.
 
-Every dialogue counts, as in `metrics` (the paper divides by all N samples): one that
+Every dialogue counts, as in `metrics.outcomes` (the paper divides by all N samples): one that
 ended in an error is a failure in `cumulative_successes` and `bucket_performance`, and
 its turns count in `act_ratios`, since the acts were chosen all the same.
 """

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from macrs_sim.agents.macrs.schemas import RecommendOutput
-from macrs_sim.analysis.judge_schemas import Choice, JudgeVerdict
+from macrs_sim.judge.schemas import Choice, JudgeVerdict
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 

@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
-if TYPE_CHECKING:  # validity imports this module at runtime, not the other way round
-    from macrs_sim.analysis.validity import ValidityStats
+from macrs_sim.analysis.markdown import markdown_table
+from macrs_sim.analysis.metrics.validity import (
+    METHODS,
+    OVERALL,
+    QUANTILES,
+    SLOTS,
+    ValidityStats,
+)
 
-SLOTS = ("genre", "era", "theme", "people", "open")  # question_slots' names, "open" last
-OVERALL = "all"  # the row over every system
-METHODS = ("exact", "normalized", "fuzzy", "ambiguous", "none")  # ItemRef.method
-# Acceptances that rest on a guess, listed title by title for a person to check.
-AUDITED_METHODS = ("fuzzy", "ambiguous")
-MAX_AUDIT_ROWS = 50
-# Fuzzy-score summary points: name -> quantile (linear interpolation, see validity.quantile).
-QUANTILES = (("min", 0.0), ("q25", 0.25), ("median", 0.5), ("q75", 0.75), ("max", 1.0))
 NONE_MARK = "—"  # a rate with a zero denominator
+MAX_AUDIT_ROWS = 50
 
 _HEADERS = [
     "System",
@@ -102,15 +100,6 @@ def percent(count: int, total: int) -> str:
     return f"{count / total:.1%} ({count}/{total})" if total else NONE_MARK
 
 
-def _row(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = [_row(headers), "| --- |" + " ---: |" * (len(headers) - 1)]
-    return lines + [_row(r) for r in rows]
-
-
 def summary_cells(s: ValidityStats) -> list[str]:
     methods = ", ".join(f"{m} {s.methods.get(m, 0)}" for m in METHODS)
     return [
@@ -149,7 +138,7 @@ def _audit_lines(stats: Sequence[ValidityStats]) -> list[str]:
         [_cell(a.said), _cell(a.grounded), a.method, f"{a.score:.3f}", str(a.count)]
         for a in rows[:MAX_AUDIT_ROWS]
     ]
-    lines += _table(["Said", "Grounded as", "Method", "Score", "Count"], cells)
+    lines += markdown_table(["Said", "Grounded as", "Method", "Score", "Count"], cells)
     if len(rows) > MAX_AUDIT_ROWS:
         more = len(rows) - MAX_AUDIT_ROWS
         lines += ["", f"{more} more in validity.csv (column grounding_audit)."]
@@ -164,14 +153,14 @@ def _slot_cells(s: ValidityStats) -> list[str]:
 def render_validity_markdown(stats: Sequence[ValidityStats]) -> str:
     """A '## Simulator validity' section: summary table, details, then the definitions."""
     lines = ["## Simulator validity", ""]
-    lines += _table(_HEADERS, [summary_cells(s) for s in stats])
+    lines += markdown_table(_HEADERS, [summary_cells(s) for s in stats])
     lines += ["", "Ungrounded titles, most frequent first (at most 5):", ""]
     lines += [_examples(s) for s in stats]
     lines += ["", "Fuzzy grounding scores:", ""]
     headers = ["System", "Fuzzy matches", *_QUANTILE_HEADERS]
-    lines += _table(headers, [_fuzzy_cells(s) for s in stats])
+    lines += markdown_table(headers, [_fuzzy_cells(s) for s in stats])
     lines += _audit_lines(stats)
     lines += ["", "Answers by the slot asked about (answered/asked):", ""]
-    lines += _table(["System", *SLOTS], [_slot_cells(s) for s in stats])
+    lines += markdown_table(["System", *SLOTS], [_slot_cells(s) for s in stats])
     lines += ["", DEFINITIONS]
     return "\n".join(lines) + "\n"

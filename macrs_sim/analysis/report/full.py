@@ -5,7 +5,7 @@
 Writes `report.md`, `figures/*.png` (Figures 4-6 and the act-transition graphs),
 `tables/*.csv` (every table of the report, `results_completed_only.csv` among them),
 `results.csv` and `validity.csv`, each atomically (a killed report leaves no half file).
-Every headline number counts all dialogues, an error as a failure (see `metrics`).
+Every headline number counts all dialogues, an error as a failure (see `metrics.outcomes`).
 """
 
 from __future__ import annotations
@@ -13,16 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
-from macrs_sim.analysis import acts, plots, transitions
 from macrs_sim.analysis.atomic import write_csv_atomic, write_text_atomic
-from macrs_sim.analysis.combine import Comparison, combine_runs
-from macrs_sim.analysis.cost import cost_table, render_cost_markdown, run_prices
-from macrs_sim.analysis.load import RunData
-from macrs_sim.analysis.metrics import compute_metrics, metrics_frame
-from macrs_sim.analysis.report_sections import (
+from macrs_sim.analysis.figures import plots
+from macrs_sim.analysis.figures.transition_plot import plot_transition_graphs
+from macrs_sim.analysis.markdown import markdown_table
+from macrs_sim.analysis.metrics import acts, transitions
+from macrs_sim.analysis.metrics.cost import cost_table, render_cost_markdown, run_prices
+from macrs_sim.analysis.metrics.outcomes import compute_metrics, metrics_frame
+from macrs_sim.analysis.metrics.table1 import render_table1_markdown, table1
+from macrs_sim.analysis.report.sections import (
     case_study_section,
     completed_section,
     judge_section,
@@ -30,7 +33,9 @@ from macrs_sim.analysis.report_sections import (
     summary_section,
     validity_section,
 )
-from macrs_sim.analysis.table1 import render_table1_markdown, table1
+from macrs_sim.analysis.report.summary import run_catalog
+from macrs_sim.analysis.runs.combine import Comparison, combine_runs
+from macrs_sim.analysis.runs.load import RunData, load_run
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.popularity import bucket_labels
 from macrs_sim.errors import DataError
@@ -76,11 +81,9 @@ def _img(label: str, path: Path, out: Path) -> str:
 
 def _cumulative_table(cum: pd.DataFrame, names: Sequence[str]) -> list[str]:
     pivot = cum.pivot(index="system", columns="turn", values="successes").reindex(names)
-    lines = ["| System | " + " | ".join(f"T={t}" for t in pivot.columns) + " |"]
-    lines.append("| --- |" + " ---: |" * len(pivot.columns))
-    for system, row in pivot.iterrows():
-        lines.append(f"| {system} | " + " | ".join(str(int(v)) for v in row) + " |")
-    return lines
+    headers = ["System", *(f"T={t}" for t in pivot.columns)]
+    rows = [[str(system), *(str(int(v)) for v in row)] for system, row in pivot.iterrows()]
+    return markdown_table(headers, rows)
 
 
 def _figures(cmp: Comparison, out: Path, tables: dict[str, pd.DataFrame]) -> list[str]:
@@ -121,7 +124,7 @@ def _transitions(cmp: Comparison, out: Path, tables: dict[str, pd.DataFrame]) ->
         "turn_entropy": transitions.turn_entropy_frame(cmp.turns, names),
     }
     graphs = {n: transitions.transition_graph(cmp.turns, n) for n in names}
-    path = transitions.plot_transition_graphs(graphs, out / "figures" / "act_transitions.png")
+    path = plot_transition_graphs(graphs, out / "figures" / "act_transitions.png")
     section = transitions.render_transitions_markdown(frame, stats).rstrip("\n").split("\n")
     return [section[0], "", _img("Act transitions", path, out), *section[1:]]
 
@@ -182,3 +185,16 @@ def build_report(
         write_csv_atomic(frame, out / "tables" / f"{name}.csv")
     write_csv_atomic(metrics_frame(metrics), out / "results.csv")
     return write_text_atomic(out / "report.md", "\n".join(md).rstrip("\n") + "\n")
+
+
+def write_report(run_dir: Path, catalog: Catalog | None = None, **options: Any) -> Path:
+    """Write the full report (report.md, figures/, tables/, CSVs) into a run directory."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise DataError(f"{run_dir}: run directory not found")
+    if not (run_dir / "store.sqlite").is_file():
+        raise DataError(f"{run_dir}: not a run directory (no store.sqlite)")
+    run = load_run(run_dir)
+    title = run.meta.get("scenario_name", "Run report")
+    opts = ReportOptions(**{"title": title, **options})
+    return build_report([run], run_dir, opts, lambda r: catalog or run_catalog(r.path))

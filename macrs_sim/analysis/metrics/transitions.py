@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import networkx as nx
 import pandas as pd
+
+from macrs_sim.analysis.markdown import markdown_table
 
 START = "START"
 SUCCESS = "success"
@@ -219,22 +220,10 @@ def act_sequence_stats(turns: pd.DataFrame, systems: Sequence[str] | None = None
     return frame.astype({"dialogues": "int64", "transitions": "int64"})
 
 
-def plot_transition_graphs(graphs: Mapping[str, nx.DiGraph], path: Path) -> Path:
-    """One panel per system (see `transition_plot`); imported lazily to keep matplotlib out."""
-    from macrs_sim.analysis.transition_plot import plot_transition_graphs as plot
-
-    return plot(graphs, path)
-
-
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
         return "n/a" if math.isnan(value) else f"{value:.3f}"
     return str(value)
-
-
-def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(headers) + " |", "| --- |" + " ---: |" * (len(headers) - 1)]
-    return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
 def _matrix(frame: pd.DataFrame) -> list[str]:
@@ -249,14 +238,14 @@ def _matrix(frame: pd.DataFrame) -> list[str]:
         [f"**{s}**", *(f"{prob[(s, t)]:.2f}" if (s, t) in prob else "·" for t in targets)]
         for s in sources
     ]
-    return _table(["from \\ to", *targets], rows)
+    return markdown_table(["from \\ to", *targets], rows)
 
 
 def render_transitions_markdown(frame: pd.DataFrame, stats: pd.DataFrame) -> str:
     """A "## Act transitions" section: `stats` table, one probability matrix per system of
     `frame` (from `transition_frame`), then what each statistic means."""
     lines = ["## Act transitions", ""]
-    lines += _table(
+    lines += markdown_table(
         STAT_COLUMNS, [[_fmt(row[c]) for c in STAT_COLUMNS] for row in stats.to_dict("records")]
     )
     for system in dict.fromkeys([*stats["system"], *frame["system"]]):

@@ -12,13 +12,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from macrs_sim.agents.macrs.schemas import UserProfile
-from macrs_sim.analysis.judge_prompts import responder_prompt_name
-from macrs_sim.analysis.judge_schemas import JUDGMENT_EVENT, JudgePair, JudgeRecord
-from macrs_sim.campaign.rundir import STORE_FILE
 from macrs_sim.errors import ConfigError, DataError
+from macrs_sim.judge.prompts import responder_prompt_name
+from macrs_sim.judge.schemas import JUDGMENT_EVENT, JudgePair, JudgeRecord
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import DialogueResult, DialogueState, Exchange
-from macrs_sim.store import RunStore
+from macrs_sim.store import STORE_FILE, RunStore
 
 
 def _order(p: JudgePair | JudgeRecord) -> tuple[str, str, int]:

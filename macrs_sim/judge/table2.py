@@ -1,16 +1,4 @@
-"""The influence of strategy-level suggestions (paper §5.3.3, Table 2).
-
-    >>> records = await judge_run(run_dir, client, PromptLibrary())
-    >>> print(render_table2_markdown(judge_table(read_judgments(run_dir))))
-
-For every MACRS turn whose chosen act had a strategy-level suggestion, the stored
-response (w/) is compared with the same responder's response regenerated from the
-same dialogue history and user profile but no suggestion (w/o). An LLM judge
-picks the better one on four criteria and overall, in both orders; see
-`judge_schemas` for the rule that combines the orders. Table 2 shows both countings:
-both orders combined (one outcome per pair) and single order (each of the two ordered
-judgments counted on its own, two per pair), which is what the paper's shares are.
-"""
+"""Table 2 of the paper (§5.3.3) from stored judgments: one row per system, both countings."""
 
 from __future__ import annotations
 
@@ -19,37 +7,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from macrs_sim.analysis.judge_pairs import check_prompts, find_pairs, read_judgments
-from macrs_sim.analysis.judge_run import judge_pair, judge_run, regenerate
-from macrs_sim.analysis.judge_schemas import (
-    CRITERIA,
-    OUTCOMES,
-    Criterion,
-    JudgePair,
-    JudgeRecord,
-    JudgeVerdict,
-    Outcome,
-    combine_choices,
-    combine_outcomes,
-)
-from macrs_sim.analysis.judge_scripted import judge_scripted_rules
-
-__all__ = [
-    "JudgePair",
-    "JudgeRecord",
-    "JudgeVerdict",
-    "check_prompts",
-    "combine_choices",
-    "combine_outcomes",
-    "find_pairs",
-    "judge_pair",
-    "judge_run",
-    "judge_scripted_rules",
-    "judge_table",
-    "read_judgments",
-    "regenerate",
-    "render_table2_markdown",
-]
+from macrs_sim.judge.schemas import CRITERIA, OUTCOMES, Criterion, JudgeRecord, Outcome
 
 TABLE2_TITLE = "## Strategy-level suggestions (Table 2)"
 _COUNTS = ("with_wins", "ties", "without_wins")  # one per OUTCOMES entry, same order

@@ -1,0 +1,1 @@
+"""The report's figures (matplotlib), each written atomically as a PNG."""

@@ -1,0 +1,1 @@
+"""Reports: Markdown sections, the full report of runs, the console table."""
