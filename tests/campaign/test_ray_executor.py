@@ -1,5 +1,7 @@
 """The Ray executor on a local Ray instance, checked against the same dialogues run in-process."""
 
+# ruff: noqa: E402  (ray is imported through importorskip first, so the file skips without it)
+
 from __future__ import annotations
 
 import os
@@ -10,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import ray
+
+ray = pytest.importorskip("ray", reason="needs the ray extra: pip install 'macrs-sim[ray]'")
 
 from macrs_sim.agents.macrs.schemas import RecommendOutput
 from macrs_sim.campaign.executor import DialogueJob, Unfinished
