@@ -8,6 +8,7 @@ is saved as a one-dialogue run (see save.py) unless the system never answered.
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import threading
 import time
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
 from macrs_sim.config import Scenario, SystemEntry, parse_scenario
@@ -27,6 +29,8 @@ from macrs_sim.interactive.session import ChatSession, EndReason, SessionEnd, se
 from macrs_sim.llm.factory import preflight
 from macrs_sim.llm.scripted import Rule
 from macrs_sim.protocol import DialogueResult, Item, Sample
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -174,11 +178,24 @@ def run_chat(
 
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, _interrupt) if main_thread else None
+    interrupted: list[bool] = []
+
+    def quiet_after_interrupt(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        # After Ctrl-C the runner cancels what is left; autogen-core's message tasks can fail
+        # while being cancelled ("task_done() called too many times"): no traceback for that.
+        if interrupted:
+            log.debug("after Ctrl-C: %s", context.get("message"))
+            return
+        loop.default_exception_handler(context)
+
+    runner = asyncio.Runner()
     try:
-        asyncio.run(main())
+        runner.get_loop().set_exception_handler(quiet_after_interrupt)
+        runner.run(main())
     except KeyboardInterrupt:
-        pass  # the session, cancelled, saved what was said before asyncio.run returned
+        interrupted.append(True)  # the session, cancelled, saved what was said before
     finally:
+        runner.close()
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
     return box[0] if box else None
