@@ -88,10 +88,20 @@ def build_openai_client(cfg: OpenAIModel, *, temperature: float) -> ChatCompleti
     The SDK's own retries are off (max_retries=0): `RetryingClient` retries with
     cfg.max_retries, and doing both would multiply attempts and hide them.
     """
+    return endpoints_client(cfg, partial(_endpoint_client, temperature=temperature))
+
+
+# Builds the client of one endpoint: (cfg, url, key) -> client.
+EndpointBuilder = Callable[[OpenAIModel, str, str], ChatCompletionClient]
+
+
+def endpoints_client(cfg: OpenAIModel, build: EndpointBuilder) -> ChatCompletionClient:
+    """One client per endpoint from `build`: a single one behind a concurrency limit, or
+    several in an `EndpointPool` (limit per endpoint). Shared by the SDK and lean paths."""
     key = api_key(cfg)
     urls = [url or DEFAULT_BASE_URL for url in cfg.endpoints()]
     # The pool names endpoints in its errors and stats: never with their credentials.
-    clients = [(redact_url(url), _endpoint_client(cfg, url, key, temperature)) for url in urls]
+    clients = [(redact_url(url), build(cfg, url, key)) for url in urls]
     if len(clients) == 1:
         return ConcurrencyLimitedClient(clients[0][1], cfg.max_concurrency)
     return EndpointPool(
@@ -103,7 +113,7 @@ def build_openai_client(cfg: OpenAIModel, *, temperature: float) -> ChatCompleti
 
 
 def _endpoint_client(
-    cfg: OpenAIModel, url: str, key: str, temperature: float
+    cfg: OpenAIModel, url: str, key: str, *, temperature: float
 ) -> ChatCompletionClient:
     args: OpenAIClientConfiguration = {
         "model": cfg.model,
@@ -142,7 +152,7 @@ async def _auto_mode(cfg: OpenAIModel, url: str, key: str) -> Mode:
 
 def _probe_client(cfg: OpenAIModel, url: str, key: str, mode: Mode) -> ChatCompletionClient:
     probing = cfg.model_copy(update={"structured_outputs": mode, "max_tokens": PROBE_MAX_TOKENS})
-    return _endpoint_client(probing, url, key, 0.0)
+    return _endpoint_client(probing, url, key, temperature=0.0)
 
 
 async def resolve_structured_outputs(

@@ -14,33 +14,20 @@ from macrs_sim.config import OpenAIModel
 from macrs_sim.llm.lean.client import LeanChatClient
 from macrs_sim.llm.modes import Mode
 from macrs_sim.llm.openai_backend import (
-    DEFAULT_BASE_URL,
     UNKNOWN_MODEL_INFO,
-    ConcurrencyLimitedClient,
     _endpoint_client,
-    api_key,
+    endpoints_client,
 )
-from macrs_sim.llm.pool import EndpointPool
 from macrs_sim.llm.probe import PROBE_MAX_TOKENS, endpoint_probe
 from macrs_sim.llm.wire import WireClient
 
 
 def build_lean_client(cfg: OpenAIModel, *, temperature: float) -> ChatCompletionClient:
-    key = api_key(cfg)
-    urls = [url or DEFAULT_BASE_URL for url in cfg.endpoints()]
-    clients = [(url, lean_endpoint_client(cfg, url, key, temperature)) for url in urls]
-    if len(clients) == 1:
-        return ConcurrencyLimitedClient(clients[0][1], cfg.max_concurrency)
-    return EndpointPool(
-        clients,
-        max_concurrency=cfg.max_concurrency,
-        cooldown_s=cfg.endpoint_cooldown_s,
-        wait_timeout_s=cfg.timeout_s,
-    )
+    return endpoints_client(cfg, partial(lean_endpoint_client, temperature=temperature))
 
 
 def lean_endpoint_client(
-    cfg: OpenAIModel, url: str, key: str, temperature: float
+    cfg: OpenAIModel, url: str, key: str, *, temperature: float
 ) -> ChatCompletionClient:
     """WireClient(LeanChatClient) for one endpoint; the SDK client only if a request
     needs it (see LeanChatClient)."""
@@ -72,7 +59,7 @@ def model_info(model: str) -> ModelInfo:
 def _sdk_client(cfg: OpenAIModel, url: str, key: str, temperature: float) -> ChatCompletionClient:
     """autogen's SDK client, inside the WireClient only the lean one needs."""
     wired = _endpoint_client(
-        cfg.model_copy(update={"structured_outputs": "openai"}), url, key, temperature
+        cfg.model_copy(update={"structured_outputs": "openai"}), url, key, temperature=temperature
     )
     assert isinstance(wired, WireClient)
     return wired.inner
@@ -85,4 +72,4 @@ async def _auto_mode(cfg: OpenAIModel, url: str, key: str) -> Mode:
 
 def _probe_client(cfg: OpenAIModel, url: str, key: str, mode: Mode) -> ChatCompletionClient:
     probing = cfg.model_copy(update={"structured_outputs": mode, "max_tokens": PROBE_MAX_TOKENS})
-    return lean_endpoint_client(probing, url, key, 0.0)
+    return lean_endpoint_client(probing, url, key, temperature=0.0)
