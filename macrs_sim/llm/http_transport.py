@@ -18,16 +18,17 @@ import aiohttp
 import httpx
 
 
-class AiohttpTransport(httpx.AsyncBaseTransport):
-    """One aiohttp session per event loop (created on first use, since a session is bound
-    to the loop it was made in, and Ray actors or a second asyncio.run bring new loops)."""
+class LoopSession:
+    """One aiohttp session per event loop, created on first use: a session is bound to the
+    loop it was made in, and Ray actors or a second asyncio.run bring new loops."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, auto_decompress: bool = True) -> None:
+        self._auto_decompress = auto_decompress
         self._session: aiohttp.ClientSession | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._release: weakref.finalize[[aiohttp.ClientSession], AiohttpTransport] | None = None
+        self._release: weakref.finalize[[aiohttp.ClientSession], LoopSession] | None = None
 
-    def _session_for_loop(self) -> aiohttp.ClientSession:
+    def get(self) -> aiohttp.ClientSession:
         loop = asyncio.get_running_loop()
         if self._session is None or self._loop is not loop or self._session.closed:
             if self._release is not None:
@@ -35,8 +36,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
             self._session = aiohttp.ClientSession(
                 # No limit here: the pool or ConcurrencyLimitedClient bounds calls in flight.
                 connector=aiohttp.TCPConnector(limit=0),
-                # httpx decodes Content-Encoding itself from the raw bytes we hand it.
-                auto_decompress=False,
+                auto_decompress=self._auto_decompress,
                 cookie_jar=aiohttp.DummyCookieJar(),
                 # Not trust_env: it looks proxies up in a thread on every request.
                 trust_env=False,
@@ -45,6 +45,19 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
             self._release = weakref.finalize(self, _release, self._session)
         return self._session
 
+    async def close(self) -> None:
+        if self._release is not None:
+            self._release.detach()
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+
+class AiohttpTransport(httpx.AsyncBaseTransport):
+    def __init__(self) -> None:
+        # httpx decodes Content-Encoding itself from the raw bytes we hand it.
+        self._session = LoopSession(auto_decompress=False)
+
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         limits = request.extensions.get("timeout", {})
         timeout = aiohttp.ClientTimeout(
@@ -52,7 +65,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         )
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]
         try:
-            async with self._session_for_loop().request(
+            async with self._session.get().request(
                 request.method,
                 str(request.url),
                 headers=headers,
@@ -76,11 +89,7 @@ class AiohttpTransport(httpx.AsyncBaseTransport):
         return httpx.Response(status, headers=raw_headers, content=body, request=request)
 
     async def aclose(self) -> None:
-        if self._release is not None:
-            self._release.detach()
-        if self._session is not None and not self._session.closed:
-            await self._session.close()
-        self._session = None
+        await self._session.close()
 
 
 @functools.lru_cache(maxsize=64)

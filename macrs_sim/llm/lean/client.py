@@ -25,12 +25,11 @@ from autogen_ext.models.openai._openai_client import create_kwargs
 from pydantic import BaseModel
 
 from macrs_sim.llm.base import JsonOutput, SimpleChatClient, ToolChoice
-from macrs_sim.llm.http_transport import _proxy_for
+from macrs_sim.llm.http_transport import LoopSession, _proxy_for
 from macrs_sim.llm.lean.body import MessageEncoder, chat_body, encode, merge_system_messages
 from macrs_sim.llm.lean.body import response_format as schema_format
 from macrs_sim.llm.lean.errors import bad_reply, connection_error, status_error, timeout_error
 from macrs_sim.llm.lean.reply import to_result
-from macrs_sim.llm.lean.session import LoopSession
 
 SDK_ONLY_ARGS = ("logprobs", "top_logprobs", "stream_options")
 
