@@ -19,6 +19,7 @@ from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.grounding import Grounder
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample
+from macrs_sim.tools import ToolCallLog
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,8 @@ class SystemContext:
     prepared: Any = None
     # The user's browsing history (item ids, oldest first), never the target.
     history: tuple[str, ...] = ()
+    # Where the system's tool calls go (ToolCallRecord); the campaign stores them per dialogue.
+    tool_log: ToolCallLog | None = None
 
     @property
     def retries(self) -> int:

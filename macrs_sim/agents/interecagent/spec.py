@@ -42,6 +42,7 @@ def build_system(options: InteRecAgentSystemOptions, ctx: SystemContext) -> Inte
         prompts=ctx.prompts,
         history=ctx.history,
         retries=ctx.retries,
+        log=ctx.tool_log,
     )
 
 
