@@ -1,0 +1,83 @@
+"""The planning calls every planner is built from: next state, candidates, votes, inspire.
+
+Roles: recmind.thought (next state), recmind.sample (ToT candidates), recmind.vote (ToT
+evaluator), recmind.inspire (Self-Inspiring), recmind.final (answer at the step limit).
+A call whose reply never fits its schema gives None; the planner ends the turn with what
+it has (recorded in `Caller.errors`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from macrs_sim.agents.recmind import prompts as pb
+from macrs_sim.agents.recmind.actions import Observation, RecMindTools
+from macrs_sim.agents.recmind.calls import Caller
+from macrs_sim.agents.recmind.schemas import (
+    AnswerOutput,
+    CandidatesOutput,
+    InspireOutput,
+    StepOutput,
+    VoteOutput,
+)
+
+
+class Reasoner:
+    def __init__(self, caller: Caller, prompts: pb.RecMindPrompts, tools: RecMindTools) -> None:
+        self.caller = caller
+        self.prompts = prompts
+        self.tools = tools
+        self.task = ""
+        # Every item a tool found this turn, by id (grounds the answer's titles).
+        self.found: dict[str, str] = {}
+
+    def start(self, task: str) -> None:
+        self.task = task
+        self.found = {}
+
+    async def propose(self, steps: str, *, all_paths: bool = False) -> StepOutput | None:
+        msgs = pb.step_messages(
+            self.prompts, self.tools.description, self.task, steps, all_paths=all_paths
+        )
+        return await self.caller.json("thought", msgs, StepOutput)
+
+    async def sample(self, steps: str, k: int) -> list[StepOutput]:
+        msgs = pb.sample_messages(self.prompts, self.tools.description, self.task, steps, k)
+        out = await self.caller.json("sample", msgs, CandidatesOutput)
+        return list(out.candidates[:k]) if out is not None else []
+
+    async def vote(self, steps: str, options: Sequence[StepOutput], n: int) -> list[int]:
+        """`n` ballots (1-based choices); a ballot outside the options counts for nothing."""
+        msgs = pb.vote_messages(self.prompts, self.task, steps, options)
+        ballots: list[int] = []
+        for _ in range(n):
+            out = await self.caller.json("vote", msgs, VoteOutput)
+            if out is not None and 1 <= out.best <= len(options):
+                ballots.append(out.best)
+        return ballots
+
+    async def inspire(self, previous: str, current: str) -> StepOutput | None:
+        msgs = pb.inspire_messages(self.prompts, self.task, previous, current)
+        out = await self.caller.json("inspire", msgs, InspireOutput)
+        return out.alternative if out is not None else None
+
+    async def answer(self, steps: str) -> AnswerOutput | None:
+        msgs = pb.final_messages(self.prompts, self.tools.description, self.task, steps)
+        return await self.caller.json("final", msgs, AnswerOutput)
+
+    async def act(self, step: StepOutput) -> Observation:
+        obs = await self.tools.run(step)
+        self.found |= {h.item_id: h.title for h in obs.hits}
+        return obs
+
+
+def tally(ballots: Sequence[int], n_options: int) -> list[int]:
+    """Votes per option (index 0 = option 1)."""
+    counts = Counter(ballots)
+    return [counts.get(i, 0) for i in range(1, n_options + 1)]
+
+
+def majority(votes: Sequence[int]) -> int:
+    """The index of the most-voted option; a tie goes to the earlier option (0 if no votes)."""
+    return max(range(len(votes)), key=lambda i: (votes[i], -i)) if votes else 0

@@ -1,0 +1,57 @@
+"""What the model writes at each planning call (JSON schemas), one model per call kind."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+# The action that ends the planning (Algorithm 1's "End of Planning").
+FINISH = "Finish"
+
+
+class StepOutput(BaseModel):
+    """One planning step: a thought and the action it leads to."""
+
+    thought: str
+    action: str = Field(description="SQL, Search, Summarize or Finish")
+    argument: str = Field(default="", description="the question, text, or final answer")
+    items: list[str] = Field(
+        default_factory=list, description="with Finish: the titles recommended, best first"
+    )
+
+    @property
+    def finishes(self) -> bool:
+        return self.action.strip().casefold() == FINISH.casefold()
+
+
+class CandidatesOutput(BaseModel):
+    """ToT's thought sampling: several possible next steps."""
+
+    candidates: list[StepOutput] = Field(min_length=1)
+
+
+class VoteOutput(BaseModel):
+    """ToT's decision prompt: an analysis and the 1-based id of the best choice."""
+
+    analysis: str = ""
+    best: int
+
+
+class InspireOutput(BaseModel):
+    """Self-Inspiring: an alternative step, or an empty thought when none is needed."""
+
+    thought: str = ""
+    action: str = ""
+    argument: str = ""
+
+    @property
+    def alternative(self) -> StepOutput | None:
+        if not self.thought.strip() or not self.action.strip():
+            return None
+        return StepOutput(thought=self.thought, action=self.action, argument=self.argument)
+
+
+class AnswerOutput(BaseModel):
+    """The final answer when the step limit ends the planning before a Finish."""
+
+    answer: str
+    items: list[str] = Field(default_factory=list)
