@@ -15,9 +15,11 @@ import os
 import shutil
 import sqlite3
 from collections.abc import Mapping, Sequence
+from contextlib import closing
 from pathlib import Path
 
 from macrs_sim.data.dataset import Dataset
+from macrs_sim.protocol import Sample
 from macrs_sim.tools.database import tool_database
 from macrs_sim.tools.sql import TABLES
 
@@ -78,3 +80,25 @@ def default_memory_dir() -> Path:
     """Where memory databases go when the caller names no folder (the user cache)."""
     root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(root) / "macrs-sim" / "recmind"
+
+
+def sample_histories(samples: Sequence[Sample], database: Path | None) -> dict[str, History]:
+    """Each sample's visible history with the user's ratings from `database` (None: no
+    ratings, as in the demo). A user with several samples keeps the shortest history, so
+    no sample's target is visible through another."""
+    chosen: dict[str, Sample] = {}
+    for s in samples:
+        if s.user_id not in chosen or len(s.history) < len(chosen[s.user_id].history):
+            chosen[s.user_id] = s
+    ratings = _ratings(database, sorted(chosen)) if database is not None else {}
+    return {user: [(i, ratings.get((user, i))) for i in s.history] for user, s in chosen.items()}
+
+
+def _ratings(database: Path, users: Sequence[str]) -> dict[tuple[str, str], float | None]:
+    out: dict[tuple[str, str], float | None] = {}
+    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+        for user in users:
+            sql = "SELECT item_id, rating FROM interactions WHERE user_id = ? ORDER BY timestamp"
+            for item_id, rating in conn.execute(sql, (user,)):
+                out[(user, str(item_id))] = None if rating is None else float(rating)
+    return out

@@ -1,0 +1,53 @@
+"""RecMind's registration: its `[[systems]]` fields, campaign-scoped memory, builder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import ConfigDict
+
+from macrs_sim.agents.context import PrepareContext, SystemContext
+from macrs_sim.agents.recmind import build
+from macrs_sim.agents.recmind.memory import default_memory_dir, sample_histories
+from macrs_sim.agents.recmind.options import RecMindOptions
+from macrs_sim.agents.recmind.system import RecMind
+from macrs_sim.agents.registry import SystemOptions, SystemSpec
+
+
+class RecMindSystemOptions(RecMindOptions, SystemOptions):
+    # This base order keeps `kind` the literal below and unknown fields refused.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["recmind"] = "recmind"
+
+
+def prepare_system(options: RecMindSystemOptions, ctx: PrepareContext) -> build.RecMindResources:
+    """The memory database of the campaign's samples (their visible histories and, from a
+    prepared MovieLens database, their ratings) and the BM25 index; once per process."""
+    database = None if ctx.data.dataset == "demo" else Path(ctx.data.dataset)
+    histories = sample_histories(ctx.samples, database)
+    users = {tuple(s.history): s.user_id for s in ctx.samples}
+    res = build.resources(ctx.dataset, histories, default_memory_dir(), users=users)
+    build.search_backend(options, res, None)  # a missing web key fails here, once
+    return res
+
+
+def build_system(options: RecMindSystemOptions, ctx: SystemContext) -> RecMind:
+    res = ctx.prepared
+    assert isinstance(res, build.RecMindResources)
+    opts = options.model_copy(update={"retries": ctx.retries})
+    r = build.reasoner(
+        opts, res, client=ctx.require_client(), prompts=ctx.prompts, system=ctx.name,
+        dialogue_id=ctx.dialogue_id, log=ctx.tool_log,
+    )  # fmt: skip
+    return RecMind(ctx.name, r, res, opts, history=ctx.history, log=ctx.tool_log)
+
+
+_HERE = "macrs_sim.agents.recmind.spec:"
+SPEC = SystemSpec(
+    kind="recmind",
+    options=RecMindSystemOptions,
+    build=_HERE + "build_system",
+    prepare=_HERE + "prepare_system",
+    scripted_rules="macrs_sim.agents.recmind.scripted:recmind_scripted_rules",
+)
