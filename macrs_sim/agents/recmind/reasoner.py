@@ -21,6 +21,7 @@ from macrs_sim.agents.recmind.schemas import (
     StepOutput,
     VoteOutput,
 )
+from macrs_sim.llm.context import calling
 
 
 class Reasoner:
@@ -67,7 +68,9 @@ class Reasoner:
         return await self.caller.json("final", msgs, AnswerOutput)
 
     async def act(self, step: StepOutput) -> Observation:
-        obs = await self.tools.run(step)
+        """Run the step's tool; its calls are attributed to the role recmind.tools."""
+        with calling(self.caller.context("tools")):
+            obs = await self.tools.run(step)
         self.found |= {h.item_id: h.title for h in obs.hits}
         return obs
 

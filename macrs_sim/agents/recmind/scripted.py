@@ -4,8 +4,8 @@ The policy reads the prompt: no state yet -> Search the user's request (or the t
 one state -> SQL about the user's ratings; then Finish with the titles the searches found
 (a rating question gets the number the database gave, else 3). ToT's candidates are the
 policy's step and variants of it, and the vote picks the first; inspire offers one
-alternative (a popularity query) after the first step only. The tools' wording roles echo
-what they were given, so observations carry the titles on.
+alternative (the ratings query, as a second path) after the first step only. The tools'
+wording roles echo what they were given, so observations carry the titles on.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ _USER = re.compile(r"\buser ([A-Za-z0-9_.:-]+?)[.,']?(?:\s|$)")
 _LATEST = re.compile(r"^The user's latest message: (.*)$", re.MULTILINE)
 _FOUND = re.compile(r"Found: (.*?)\.$", re.MULTILINE)
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+_OBSERVED = re.compile(r"^Observation: (.*)$", re.MULTILINE)
 _TITLE = re.compile(r"^(.+?\(\d{4}\))\.|^([^.]+)\.")
-POPULAR_SQL_QUESTION = "Which movies are the most popular?"
 
 
 def _text(req: ScriptedRequest) -> str:
@@ -62,7 +62,8 @@ def _is_rating(task: str) -> bool:
 def finish_step(text: str, k: int = 3) -> StepOutput:
     task = _task(text)
     if _is_rating(task):
-        numbers = [float(n) for n in _NUMBER.findall(text.split("Observation:")[-1])]
+        seen = _OBSERVED.findall(text)
+        numbers = [float(n) for n in _NUMBER.findall(seen[-1])] if seen else []
         valid = [n for n in numbers if 1 <= n <= 5]
         answer = f"{round(valid[-1])}" if valid else "3"
         return StepOutput(thought="I can answer.", action="Finish", argument=answer)
@@ -82,13 +83,17 @@ def policy_step(text: str) -> StepOutput:
         query = latest[-1] if latest else task.splitlines()[0]
         return StepOutput(thought="Search for fitting items.", action="Search", argument=query)
     if done == 1:
-        uid = _user_id(task)
-        if _is_rating(task):
-            question = f"What is the average rating user {uid} gives?"
-        else:
-            question = f"Which movies has user {uid} rated highest?"
-        return StepOutput(thought="Check the user's ratings.", action="SQL", argument=question)
+        return ratings_step(task)
     return finish_step(text)
+
+
+def ratings_step(task: str) -> StepOutput:
+    uid = _user_id(task)
+    if _is_rating(task):
+        question = f"What is the average rating user {uid} gives?"
+    else:
+        question = f"Which movies has user {uid} rated highest?"
+    return StepOutput(thought="Check the user's ratings.", action="SQL", argument=question)
 
 
 def scripted_sql(question: str) -> str:
@@ -138,8 +143,9 @@ def _inspire(req: ScriptedRequest) -> BaseModel:
     previous = text.split("The previous steps are:", 1)[-1].split("You already have", 1)[0]
     if previous.strip() != "(none)":
         return InspireOutput()
-    return InspireOutput(thought="Popular films may fit too.", action="SQL",
-                         argument=POPULAR_SQL_QUESTION)  # fmt: skip
+    task = text.split("finishing the task: ", 1)[-1].split("\nThe previous steps are:", 1)[0]
+    alt = ratings_step(task)
+    return InspireOutput(thought=alt.thought, action=alt.action, argument=alt.argument)
 
 
 def _final(req: ScriptedRequest) -> BaseModel:
