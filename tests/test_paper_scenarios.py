@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from macrs_sim.campaign.setup import resolve_scenario
 from macrs_sim.config import load_scenario
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
@@ -43,3 +44,13 @@ def test_paper_scenarios_load_and_say_what_to_change(stem: str) -> None:
     assert load_scenario(SCENARIOS / f"{stem}_movielens.toml").data.dataset == (
         "data/ml-25m.sqlite"
     )
+
+
+def test_recmind_scenario_compares_every_planner_with_macrs_on_one_sample_set() -> None:
+    scenario = resolve_scenario(load_scenario(SCENARIOS / "recmind_vs_macrs.toml"))
+    kinds = [(s.kind, getattr(s, "planner", None)) for s in scenario.systems]
+    assert kinds == [
+        ("macrs", None), ("single_llm", None), ("recmind", "cot"), ("recmind", "tot-bfs"),
+        ("recmind", "tot-dfs"), ("recmind", "self-inspiring"),
+    ]  # fmt: skip
+    assert scenario.data.sample_set is None  # one drawn sample set, shared by every system
