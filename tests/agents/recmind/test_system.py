@@ -39,9 +39,9 @@ def test_grounding_prefers_found_remakes_and_skips_watched_items(
 
 
 def _system(res: build.RecMindResources, log: ToolCallLog | None = None, **opts: object) -> RecMind:
-    r, _ = make_reasoner(res, log=log, **opts)
+    r, _ = make_reasoner(res, None, log=log, **opts)
     options = RecMindOptions.model_validate(opts)
-    users = {("1", "3", "7"): "u1"}
+    users: dict[tuple[str, ...], str] = {("1", "3", "7"): "u1"}
     res = build.RecMindResources(res.dataset, res.database, res.resolver, res.bm25, users)
     return RecMind("rm", r, res, options, history=("1", "3", "7"), log=log)
 

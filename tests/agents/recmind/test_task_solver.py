@@ -63,7 +63,7 @@ async def test_concurrent_solves_do_not_share_state(dataset: Dataset, tmp_path: 
         made.solve(QUESTION.format("u1"), user_id="u1"),
         made.solve(QUESTION.format("u2"), user_id="u2"),
     )
-    assert answers == ["4", "3"]
+    assert list(answers) == ["4", "3"]
 
 
 def test_an_unknown_planner_is_one_line(dataset: Dataset, tmp_path: Path) -> None:
