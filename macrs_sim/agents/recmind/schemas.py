@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
+
+from macrs_sim.tools import parse_action
 
 # The action that ends the planning (Algorithm 1's "End of Planning").
 FINISH = "Finish"
@@ -17,6 +19,15 @@ class StepOutput(BaseModel):
     items: list[str] = Field(
         default_factory=list, description="with Finish: the titles recommended, best first"
     )
+
+    @model_validator(mode="after")
+    def _split_react_action(self) -> StepOutput:
+        # Small models write the paper's ReAct form into `action`: "Search[Heat]".
+        parsed = parse_action(self.action)
+        if parsed is not None and isinstance(parsed[1], str):
+            self.action = parsed[0]
+            self.argument = self.argument.strip() or parsed[1]
+        return self
 
     @property
     def finishes(self) -> bool:

@@ -50,7 +50,8 @@ def test_step_prompt_cot_and_self_inspiring() -> None:
     assert message_text(cot[0]).startswith(
         "Perform a recommendation task with interleaving Thought, Action, and Observation "
         "steps. Thought can reason about the current situation, and Action can be the "
-        "following types:\nTOOLS\nReply with only a JSON object:"
+        'following types:\nTOOLS\nReply with only a JSON object with the keys "thought", '
+        '"action" (one of SQL, Search, Summarize, Finish),'
     )
     assert message_text(cot[1]) == "Task: Rate it.\n\nSteps so far:\n(none)\n\nWrite the next step."
     si = pb.step_messages(P, "TOOLS", "Rate it.", "S", all_paths=True)

@@ -146,3 +146,13 @@ def test_web_search_without_a_key_is_one_line(monkeypatch: pytest.MonkeyPatch) -
 def test_dataset_fixture_is_what_the_digest_names(dataset: Dataset) -> None:
     other = {"u1": [("1", 5.0)]}
     assert histories_digest(dataset, HISTORIES) != histories_digest(dataset, other)
+
+
+def test_a_react_form_action_is_split_into_tool_and_argument() -> None:
+    split = StepOutput(thought="t", action="Search[Drama]")
+    assert (split.action, split.argument) == ("Search", "Drama")
+    done = StepOutput(thought="t", action=" Finish[4] ")
+    assert done.finishes and done.argument == "4"
+    kept = StepOutput(thought="t", action="SQL[x]", argument="Which films?")
+    assert (kept.action, kept.argument) == ("SQL", "Which films?")
+    assert StepOutput(thought="t", action="Dance").action == "Dance"
