@@ -89,6 +89,10 @@ def _split(args: argparse.Namespace, data: Any) -> Any:
 
 
 def _train(args: argparse.Namespace) -> int:
+    if args.model == "toolrec":
+        from macrs_sim.cli_toolrec import train_toolrec_command
+
+        return train_toolrec_command(args, _overrides(args.set, ["toolrec"])["toolrec"], _progress)
     from macrs_sim.data.splits import load_interactions
     from macrs_sim.rankers.train import check_kind, make_params, train_ranker
 
@@ -166,7 +170,7 @@ def add_model_commands(
 ) -> None:
     """`models train` (beside `models check`) and the `eval` group."""
     train = models.add_parser("train", help="train an item ranker (cached beside the dataset)")
-    train.add_argument("model", help="sasrec, itemcf, bpr or popularity")
+    train.add_argument("model", help="sasrec, itemcf, bpr, popularity or toolrec")
     train.add_argument("dataset", help="'demo' or a prepared database")
     train.add_argument(
         "--sample-set", help="a sample set: campaign split (its targets and later items hidden)"
