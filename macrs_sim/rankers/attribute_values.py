@@ -62,16 +62,16 @@ def attribute_table(pattern: str, items: Sequence[Item], min_items: int = 2) -> 
     counts = Counter(v.casefold() for values in raw for v in values)
     vocab: dict[str, int] = {}
     per_item: list[list[int]] = []
-    for values in raw:
-        kept = [v for v in values if counts[v.casefold()] >= min_items]
+    for item_values in raw:
+        kept = [v for v in item_values if counts[v.casefold()] >= min_items]
         per_item.append([vocab.setdefault(v.casefold(), len(vocab) + 2) for v in kept] or [UNKNOWN])
     width = max(len(v) for v in per_item) if per_item else 1
     rows = np.zeros((len(items) + 1, width), dtype=np.int64)
-    for r, values in enumerate(per_item, start=1):
-        rows[r, : len(values)] = values
+    for r, indices in enumerate(per_item, start=1):
+        rows[r, : len(indices)] = indices
     first_spelling: dict[str, str] = {}
-    for values in raw:
-        for v in values:
+    for item_values in raw:
+        for v in item_values:
             first_spelling.setdefault(v.casefold(), v)
     vocabulary = tuple(first_spelling[k] for k in sorted(vocab, key=vocab.__getitem__))
     return AttributeTable(pattern, vocabulary, rows)

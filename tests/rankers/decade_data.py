@@ -8,6 +8,7 @@ decade of the item before them. Item ids are shuffled so they say nothing of the
 
 from __future__ import annotations
 
+import functools
 import random
 
 from macrs_sim.data.catalog import Catalog
@@ -53,6 +54,7 @@ def _walk(rng: random.Random, by_decade: dict[int, list[str]], length: int) -> l
     return out
 
 
+@functools.cache
 def decade_data(
     n_users: int = 240, per_decade: int = 30, length: int = 24, seed: int = 7
 ) -> tuple[Interactions, Dataset]:

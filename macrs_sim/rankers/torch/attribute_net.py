@@ -51,7 +51,7 @@ class AttributeEncoder(nn.Module):
         return out
 
     def forward(self, seq: torch.Tensor, behaviour: torch.Tensor) -> torch.Tensor:
-        """Item rows and the frozen SASRec states (batch, len, dim) -> user states u per position."""
+        """Item rows, frozen SASRec states (batch, len, dim) -> user states u per position."""
         x = self.item_values(seq) + self.positions.weight[None, : seq.shape[1], :]
         x = self.dropout(x) * (seq > 0).unsqueeze(-1)
         mask: torch.Tensor = self.causal  # type: ignore[assignment]

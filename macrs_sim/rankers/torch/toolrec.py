@@ -118,8 +118,10 @@ class ToolRecRetriever:
         return AttributeView(self, attribute)
 
     def arrays(self) -> Arrays:
-        return {f"{attr}/{k}": v.detach().cpu().numpy()
-                for attr, enc in self.encoders.items() for k, v in enc.state_dict().items()}  # fmt: skip
+        out: Arrays = {}
+        for attr, enc in self.encoders.items():
+            out |= {f"{attr}/{k}": v.detach().cpu().numpy() for k, v in enc.state_dict().items()}
+        return out
 
     @classmethod
     def from_arrays(
@@ -161,7 +163,8 @@ class ToolRecRetriever:
 def frozen_states(backbone: SASRecRanker, inputs: torch.Tensor, batch: int = 512) -> torch.Tensor:
     """The frozen SASRec's states H for every training window (computed once, eval mode)."""
     net = backbone.net.eval()
-    parts = [net(inputs[lo : lo + batch].to(backbone.device)) for lo in range(0, len(inputs), batch)]
+    starts = range(0, len(inputs), batch)
+    parts = [net(inputs[lo : lo + batch].to(backbone.device)) for lo in starts]
     return torch.cat(parts) if parts else torch.zeros(0, net.max_len, net.dim)
 
 

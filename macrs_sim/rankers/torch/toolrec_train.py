@@ -76,9 +76,9 @@ def train_toolrec(
     path = checkpoint_path(cache_dir, KIND, cache_key(KIND, params, identity, split.key))
     cached = read_checkpoint(path)
     if cached is not None:
-        arrays, record = cached
-        retriever = ToolRecRetriever.from_arrays(backbone.ranker, tables, arrays, params)
-        return TrainedRetriever(retriever, backbone, path, True, record)
+        arrays, saved = cached
+        loaded = ToolRecRetriever.from_arrays(backbone.ranker, tables, arrays, params)
+        return TrainedRetriever(loaded, backbone, path, True, saved)
     started = time.perf_counter()
     hooks = {attr: hook(attr) for attr in tables}
     retriever = ToolRecRetriever.fit(
