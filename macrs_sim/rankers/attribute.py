@@ -25,7 +25,11 @@ class AttributeRetriever(Protocol):
     attributes: tuple[str, ...]
 
     def retrieve(self, history: Sequence[str], attribute: str, k: int) -> list[str]:
-        """Item ids, best first, none from `history`; unknown attribute: ValueError."""
+        """Item ids, best first, none from `history` (ids outside the catalog ignored).
+
+        At most k (fewer when fewer items are unseen). ValueError for an attribute the
+        model was not fine-tuned for (the message names the known ones) or k < 1.
+        """
         ...
 
 

@@ -129,3 +129,5 @@ def test_public_loader_returns_a_retriever_that_knows_its_attributes(tmp_path: P
     assert len(r.retrieve(history, "decade", 10_000)) == data.n_items - 2
     with pytest.raises(ValueError, match="unknown attribute 'director'; this model knows: genre, "):
         r.retrieve(history, "director", 5)
+    with pytest.raises(ValueError, match="k must be at least 1, got 0"):
+        r.retrieve(history, "decade", 0)

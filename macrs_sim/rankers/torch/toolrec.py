@@ -111,6 +111,8 @@ class ToolRecRetriever:
         return mask_seen(logits.float().cpu().numpy(), histories)
 
     def retrieve(self, history: Sequence[str], attribute: str, k: int) -> list[str]:
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
         return [item_id for item_id, _ in top_items(self.view(attribute), history, k)]
 
     def view(self, attribute: str) -> AttributeView:
