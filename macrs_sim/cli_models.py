@@ -165,8 +165,8 @@ def _train_toolrec(args: argparse.Namespace, overrides: dict[str, str]) -> int:
     line += f", attribute encoders {rec['train_seconds']} s"
     print(line)  # plain print: one unwrapped line whatever the terminal width
     print(_toolrec_stage_line("sasrec (frozen)", backbone))
-    for attr, summary in rec["attributes"].items():
-        print(_toolrec_stage_line(attr, summary))
+    for attr in trained.retriever.attributes:  # the record's keys come back sorted
+        print(_toolrec_stage_line(attr, rec["attributes"][attr]))
     print(f"checkpoint: {trained.checkpoint}")
     print(f"backbone checkpoint: {trained.backbone.checkpoint}")
     return 0

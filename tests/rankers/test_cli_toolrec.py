@@ -26,15 +26,15 @@ def test_train_toolrec_twice_second_is_cached(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     argv = ("models", "train", "toolrec", "demo", "--cache-dir", str(tmp_path), "--seed", "2",
-            "--set", "attributes=decade,director", *TINY)  # fmt: skip
+            "--set", "attributes=director,decade", *TINY)  # fmt: skip
     code, out, _ = run(capsys, *argv)
     lines = out.splitlines()
     assert code == 0
     assert lines[0].startswith("trained toolrec on demo, leave-one-out split, in ")
     assert ": sasrec backbone " in lines[0] and ", attribute encoders " in lines[0]
     stages = [ln.split(":")[0].strip() for ln in lines[1:4]]
-    assert stages == ["sasrec (frozen)", "decade", "director"]
-    assert lines[2].endswith("at epoch 1 of 1")
+    assert stages == ["sasrec (frozen)", "director", "decade"]  # the order asked for
+    assert lines[3].endswith("at epoch 1 of 1")
     assert lines[4].startswith(f"checkpoint: {tmp_path}/toolrec-")
     assert lines[5].startswith(f"backbone checkpoint: {tmp_path}/sasrec-")
     code, again, _ = run(capsys, *argv)
