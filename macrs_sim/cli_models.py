@@ -1,4 +1,8 @@
-"""`macrs-sim models train` and `macrs-sim eval sequential`: trained item rankers."""
+"""`macrs-sim models train` and `macrs-sim eval sequential`: trained item rankers.
+
+`models train toolrec` trains ToolRec's retrieval tools: the SASRec backbone, then each
+attribute encoder.
+"""
 
 from __future__ import annotations
 
@@ -89,6 +93,8 @@ def _split(args: argparse.Namespace, data: Any) -> Any:
 
 
 def _train(args: argparse.Namespace) -> int:
+    if args.model == "toolrec":
+        return _train_toolrec(args, _overrides(args.set, ["toolrec"])["toolrec"])
     from macrs_sim.data.splits import load_interactions
     from macrs_sim.rankers.train import check_kind, make_params, train_ranker
 
@@ -108,6 +114,61 @@ def _train(args: argparse.Namespace) -> int:
     # Plain print: one unwrapped line whatever the terminal width.
     print(line)
     print(f"checkpoint: {trained.checkpoint}")
+    return 0
+
+
+def _toolrec_params(overrides: dict[str, str], seed: int | None) -> Any:
+    from pydantic import ValidationError
+
+    from macrs_sim.rankers.train import RECSYS_HINT
+
+    try:
+        from macrs_sim.rankers.torch.toolrec import ToolRecParams
+    except ImportError:
+        raise ConfigError(f"model 'toolrec' needs torch: {RECSYS_HINT}") from None
+    values = {"seed": str(seed), **overrides} if seed is not None else overrides
+    try:
+        return ToolRecParams.model_validate(values, strict=False)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "params"
+        raise ConfigError(f"toolrec parameter {where}: {first['msg']}") from None
+
+
+def _toolrec_stage_line(name: str, rec: dict[str, Any]) -> str:
+    return (f"  {name}: best validation NDCG@10 {rec['best_val_ndcg']:.4f} at epoch "
+            f"{rec['best_epoch']} of {rec['epochs_run']}")  # fmt: skip
+
+
+def _train_toolrec(args: argparse.Namespace, overrides: dict[str, str]) -> int:
+    """Both stages, each from the cache or trained: the SASRec backbone, then each attribute."""
+    from macrs_sim.config import DataConfig
+    from macrs_sim.data.dataset import open_dataset
+    from macrs_sim.data.splits import interactions_of
+    from macrs_sim.rankers.torch.toolrec_train import train_toolrec
+
+    params = _toolrec_params(overrides, args.seed)
+    cfg = DataConfig(dataset=args.dataset)
+    dataset = open_dataset(cfg)
+    data = interactions_of(dataset, cfg)
+    split = _split(args, data)
+    with _progress(not args.no_progress) as factory:
+        hooks = (lambda name: factory(f"toolrec {name}")) if factory is not None else None
+        trained = train_toolrec(data, dataset, _cache_dir(args, data), params, split, hooks)
+    backbone, rec = trained.backbone.record, trained.record
+    seconds = round(backbone["train_seconds"] + rec["train_seconds"], 3)
+    how = "cached (trained" if trained.cache_hit else "trained"
+    line = f"{how} toolrec on {data.dataset_name}, {split.name} split, in {seconds} s"
+    line += ")" if trained.cache_hit else ""
+    cached = ", cached" if trained.backbone.cache_hit else ""
+    line += f": sasrec backbone {backbone['train_seconds']} s{cached}"
+    line += f", attribute encoders {rec['train_seconds']} s"
+    print(line)  # plain print: one unwrapped line whatever the terminal width
+    print(_toolrec_stage_line("sasrec (frozen)", backbone))
+    for attr in trained.retriever.attributes:  # the record's keys come back sorted
+        print(_toolrec_stage_line(attr, rec["attributes"][attr]))
+    print(f"checkpoint: {trained.checkpoint}")
+    print(f"backbone checkpoint: {trained.backbone.checkpoint}")
     return 0
 
 
@@ -166,7 +227,7 @@ def add_model_commands(
 ) -> None:
     """`models train` (beside `models check`) and the `eval` group."""
     train = models.add_parser("train", help="train an item ranker (cached beside the dataset)")
-    train.add_argument("model", help="sasrec, itemcf, bpr or popularity")
+    train.add_argument("model", help="sasrec, itemcf, bpr, popularity or toolrec")
     train.add_argument("dataset", help="'demo' or a prepared database")
     train.add_argument(
         "--sample-set", help="a sample set: campaign split (its targets and later items hidden)"
