@@ -57,7 +57,7 @@ def _settings(args: argparse.Namespace) -> Any:
 
     names = [t.strip() for t in args.baselines.split(",") if t.strip()]
     settings = OneTurnSettings(
-        dataset=args.dataset, task=args.task, n=args.n, k=args.k or DEFAULT_K[args.task],
+        dataset=args.dataset, task=args.task, n=args.n, k=DEFAULT_K[args.task] if args.k is None else args.k,
         seed=args.seed, history_len=args.history_len,
         baselines=tuple(check_baselines([] if names == ["none"] else names)),
         concurrency=args.concurrency,
@@ -93,6 +93,8 @@ def _one_turn(args: argparse.Namespace) -> int:
     from macrs_sim.evaluation.interecagent.output import write_one_turn
 
     settings = _settings(args)
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise ConfigError(f"--out {args.out}: not a folder (expected where the results go)")
     choice, result = asyncio.run(_one_turn_async(args, settings))
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", result.dataset_name).strip("-") or "dataset"
     out = Path(args.out or f"reports/interecagent-one-turn-{settings.task}-{slug}")
