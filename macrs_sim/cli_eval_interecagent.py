@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import re
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,10 @@ from macrs_sim.errors import ConfigError
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from macrs_sim.evaluation.interecagent.run import OneTurnResult, OneTurnSettings
+    from macrs_sim.evaluation.interecagent.setup import ModelChoice
+    from macrs_sim.llm.accounting import CallLog
 
 console = Console(markup=False, highlight=False)
 DEFAULT_K = {"retrieval": 5, "ranking": 20}  # the paper's Recall@5 and NDCG@20
@@ -51,32 +56,38 @@ def _session(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settings(args: argparse.Namespace) -> Any:
+def _settings(args: argparse.Namespace) -> OneTurnSettings:
     from macrs_sim.evaluation.interecagent.models import check_baselines
     from macrs_sim.evaluation.interecagent.run import OneTurnSettings, check_settings
 
     names = [t.strip() for t in args.baselines.split(",") if t.strip()]
+    k = DEFAULT_K[args.task] if args.k is None else args.k
     settings = OneTurnSettings(
-        dataset=args.dataset, task=args.task, n=args.n, k=DEFAULT_K[args.task] if args.k is None else args.k,
-        seed=args.seed, history_len=args.history_len,
+        dataset=args.dataset,
+        task=args.task,
+        n=args.n,
+        k=k,
+        seed=args.seed,
+        history_len=args.history_len,
         baselines=tuple(check_baselines([] if names == ["none"] else names)),
         concurrency=args.concurrency,
-    )  # fmt: skip
+    )
     check_settings(settings)
     return settings
 
 
-async def _one_turn_async(args: argparse.Namespace, settings: Any) -> Any:
+async def _one_turn_async(
+    args: argparse.Namespace, settings: OneTurnSettings, log: CallLog
+) -> tuple[ModelChoice, OneTurnResult]:
     from macrs_sim.config import load_scenario
     from macrs_sim.evaluation.interecagent.run import run_one_turn
     from macrs_sim.evaluation.interecagent.setup import choose, one_turn_client
-    from macrs_sim.llm.accounting import CallLog
 
     if args.scenario and args.backend:
         raise ConfigError("--scenario and --backend: give one (the scenario names its model)")
     choice = choose(load_scenario(args.scenario) if args.scenario else None,
                     args.backend or "embedded")  # fmt: skip
-    client = await one_turn_client(choice, settings.task, settings.k, CallLog())
+    client = await one_turn_client(choice, settings.task, settings.k, log)
     quiet = args.no_progress
     try:
         result = await run_one_turn(
@@ -95,7 +106,10 @@ def _one_turn(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise ConfigError(f"--out {args.out}: not a folder (expected where the results go)")
-    choice, result = asyncio.run(_one_turn_async(args, settings))
+    from macrs_sim.llm.accounting import CallLog
+
+    log = CallLog()
+    choice, result = asyncio.run(_one_turn_async(args, settings, log))
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", result.dataset_name).strip("-") or "dataset"
     out = Path(args.out or f"reports/interecagent-one-turn-{settings.task}-{slug}")
     paths = write_one_turn(out, result)
@@ -105,8 +119,17 @@ def _one_turn(args: argparse.Namespace) -> int:
         f"generated requests, seed {settings.seed} (model: {choice.source})"
     )
     print_frame(result.summary, title)
+    print(_calls_line(log))
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
+
+
+def _calls_line(log: CallLog) -> str:
+    calls = log.all()
+    by_role = Counter(c.role for c in calls)
+    tokens = sum(c.prompt_tokens + c.completion_tokens for c in calls)
+    roles = ", ".join(f"{role} {n}" for role, n in by_role.items())
+    return f"model calls: {len(calls)} ({roles or 'none'}), {tokens} tokens"
 
 
 def add_interecagent_eval(ev: argparse._SubParsersAction[Any]) -> None:

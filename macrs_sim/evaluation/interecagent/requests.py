@@ -15,7 +15,7 @@ from typing import Literal
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.errors import StructuredOutputError
+from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.evaluation.interecagent import prompts as pb
 from macrs_sim.evaluation.interecagent.schemas import (
     GeneratedConversation,
@@ -24,7 +24,7 @@ from macrs_sim.evaluation.interecagent.schemas import (
     Task,
 )
 from macrs_sim.llm.context import CallContext, calling
-from macrs_sim.llm.structured import complete_json, complete_text
+from macrs_sim.llm.structured import complete_json, complete_text, describe_error
 from macrs_sim.protocol import DialogueState, Exchange, SystemTurn, UserTurn, Utterance
 from macrs_sim.simulators.leak_guard import LeakGuard
 from macrs_sim.simulators.target_profile import title_guard
@@ -82,6 +82,28 @@ def dialogue_state(case_id: str, utterances: Sequence[Utterance]) -> DialogueSta
     )  # fmt: skip
 
 
+async def _generate(
+    client: ChatCompletionClient,
+    prompts: pb.OneTurnPrompts,
+    catalog: Catalog,
+    case: OneTurnCase,
+    task: Task,
+    retries: int,
+) -> tuple[list[Utterance], bool]:
+    """The user's side of the dialogue (redacted where it names the target), and whether it had
+    to be. The ranking question names the target on purpose: it is among the candidates."""
+    history = pb.titles(catalog, case.history)
+    target = catalog[case.target_id]
+    if task == "retrieval":
+        msgs = pb.retrieval_messages(prompts, history, pb.target_info(target))
+        conv = await complete_json(client, msgs, GeneratedConversation, retries=retries)
+        return redact(conversation_utterances(conv), title_guard(target))
+    candidates = pb.titles(catalog, case.candidates)
+    msgs = pb.ranking_messages(prompts, history, candidates, len(case.candidates))
+    question = " ".join((await complete_text(client, msgs)).split())
+    return ([Utterance(speaker="user", text=question)] if question else []), False
+
+
 async def generate_request(
     client: ChatCompletionClient,
     prompts: pb.OneTurnPrompts,
@@ -92,29 +114,17 @@ async def generate_request(
     k: int,
     retries: int = 2,
 ) -> OneTurnRequest:
-    """The generated dialogue with the instruction; never raises for a bad generation."""
-    history = pb.titles(catalog, case.history)
+    """The generated dialogue with the instruction; a bad generation is recorded, not raised."""
     ctx = CallContext(role=ROLE_PREFIX + task, dialogue_id=case.case_id, system="generator")
     try:
         with calling(ctx):
-            if task == "retrieval":
-                msgs = pb.retrieval_messages(
-                    prompts, history, pb.target_info(catalog[case.target_id])
-                )
-                conv = await complete_json(client, msgs, GeneratedConversation, retries=retries)
-                found, redacted = redact(
-                    conversation_utterances(conv), title_guard(catalog[case.target_id])
-                )
-            else:
-                candidates = pb.titles(catalog, case.candidates)
-                msgs = pb.ranking_messages(prompts, history, candidates, len(case.candidates))
-                question = " ".join((await complete_text(client, msgs)).split())
-                found, redacted = [Utterance(speaker="user", text=question)], False
-    except StructuredOutputError as err:
-        return OneTurnRequest(case_id=case.case_id, error=str(err))
+            found, redacted = await _generate(client, prompts, catalog, case, task, retries)
+    except ModelUnavailableError:
+        raise  # the endpoint is gone: every case would fail; stop with its one line
+    except Exception as err:  # a schema the model keeps breaking, a fault: this case only
+        return OneTurnRequest(case_id=case.case_id, error=describe_error(err))
     if not found:
-        return OneTurnRequest(
-            case_id=case.case_id, error="the generated dialogue has no user message"
-        )
+        error = "the generated dialogue has no user message"
+        return OneTurnRequest(case_id=case.case_id, error=error)
     utterances = with_instruction(found, pb.instruction(prompts, k))
     return OneTurnRequest(case_id=case.case_id, utterances=utterances, redacted=redacted)

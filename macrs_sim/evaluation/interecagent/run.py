@@ -99,6 +99,17 @@ async def _bounded(limit: int, jobs: Sequence[Awaitable[T]]) -> list[T]:
     return list(await asyncio.gather(*(one(j) for j in jobs)))
 
 
+async def _ask_agent(
+    agent: InteRecAgentSystem, case: OneTurnCase, request: OneTurnRequest
+) -> tuple[Answer | None, str | None]:
+    try:
+        return await agent.answer(case, dialogue_state(case.case_id, request.utterances)), None
+    except ModelUnavailableError:
+        raise  # the endpoint is gone: every case would fail; stop with its one line
+    except Exception as err:  # a fault costs this case, never the evaluation
+        return None, describe_error(err)
+
+
 async def _answer_case(
     settings: OneTurnSettings,
     case: OneTurnCase,
@@ -107,19 +118,7 @@ async def _answer_case(
     references: Sequence[RankerSystem],
 ) -> list[SystemAnswer]:
     task, k = settings.task, settings.k
-    answers: list[tuple[str, Answer | None, str | None]] = []
-    try:
-        answers.append(
-            (
-                agent.name,
-                await agent.answer(case, dialogue_state(case.case_id, request.utterances)),
-                None,
-            )
-        )
-    except ModelUnavailableError:
-        raise  # the endpoint is gone: every case would fail; stop with its one line
-    except Exception as err:  # a fault costs this case, never the evaluation
-        answers.append((agent.name, None, describe_error(err)))
+    answers = [(agent.name, *await _ask_agent(agent, case, request))]
     answers += [(r.name, r.answer(case, task, k), None) for r in references]
     out = []
     for name, answer, error in answers:

@@ -47,7 +47,8 @@ def _run(
     capsys: pytest.CaptureFixture[str], tmp: Path, db: Path, *args: str
 ) -> tuple[int, str, str]:
     argv = ["eval", "interecagent", "one-turn", str(db), "--n", "3", "--baselines", "popularity",
-            "--out", str(tmp / "out"), "--cache-dir", str(tmp / "models"), "--no-progress", *args]  # fmt: skip
+            "--out", str(tmp / "out"), "--cache-dir", str(tmp / "models"), "--no-progress",
+            *args]  # fmt: skip
     code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
@@ -81,6 +82,11 @@ def test_retrieval_recall_by_hand(
     )
     assert lines[2].split() == ["InteRecAgent", "3", "0", "0.667", "1.667", "3.000"]
     assert lines[3].split() == ["popularity", "3", "0", "0.333", "2.000", "0.000"]
+    # One generation per case, then InteRecAgent's plan-first turn: planner, reply, critic.
+    assert lines[4].startswith(
+        "model calls: 12 (interecagent.one_turn_retrieval 3, interecagent.planner 3,"
+        " interecagent.reply 3, interecagent.critic 3), "
+    )
     record = json.loads((tmp_path / "out" / "results.json").read_text("utf-8"))
     assert record["metric"] == "Recall@2" and record["split"] == "leave-one-out"
     user1 = next(c for c in record["cases"] if c["user_id"] == "1")

@@ -158,7 +158,7 @@ def test_ranking_candidates_are_the_target_and_unseen_items() -> None:
 
 class FixedRanker:
     kind = "fixed"
-    item_ids = ("a", "b", "c", "d")
+    item_ids: tuple[str, ...] = ("a", "b", "c", "d")
 
     def score(self, histories: object) -> np.ndarray:
         scores = np.array([[1.0, 3.0, 3.0, 2.0]], dtype=np.float32)

@@ -66,7 +66,10 @@ def _run(tmp_path: Path, instruction: str | None) -> Path:
         Script("LLM", "s-1", ("A", "R", "R+")),
         Script("LLM", "s-2", (), error=True),
     ]
-    systems = [{"name": "IRA", "kind": "interecagent"}, {"name": "LLM", "kind": "single_llm"}]
+    systems: list[dict[str, object]] = [
+        {"name": "IRA", "kind": "interecagent"},
+        {"name": "LLM", "kind": "single_llm"},
+    ]
     run = make_run(tmp_path, "sess", systems, samples, scripts)
     if instruction:
         with (run / "scenario.resolved.toml").open("a") as f:
