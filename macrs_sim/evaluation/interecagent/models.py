@@ -1,11 +1,14 @@
 """The trained models of the one-turn task, on the leave-one-out split (never a test target).
 
 InteRecAgent's ranking tool model (its `ranker` option) and item-CF neighbours, and each
-reference ranker; all through the rankers' checkpoint cache.
+reference ranker; all through the rankers' checkpoint cache. The interaction counts its
+tools rank and order by leave the test targets out too.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,6 +33,16 @@ def check_baselines(names: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def without_targets(dataset: Dataset, data: Interactions, split: Split) -> Dataset:
+    """`dataset` with popularity counts that leave the held-out test targets out; its own
+    fingerprint, so the tools' cached catalog files never mix the two counts."""
+    counts = Counter(dataset.popularity)
+    for case in split.test:
+        counts[data.item_ids[case.target]] -= 1
+    fingerprint = f"{dataset.fingerprint}|popularity without {split.name} test targets"
+    return dataclasses.replace(dataset, popularity=dict(counts), fingerprint=fingerprint)
+
+
 def prepare_interecagent(
     options: InteRecAgentOptions,
     dataset: Dataset,
@@ -47,7 +60,8 @@ def prepare_interecagent(
         scorer = RankerScorer(model.ranker)
     cf = train_ranker("itemcf", data, split, make_params("itemcf", {}), cache_dir)
     neighbours = RankerNeighbours(cf.ranker)  # type: ignore[arg-type]
-    return prepare(options, dataset, cache_dir, scorer=scorer, neighbours=neighbours,
+    seen = without_targets(dataset, data, split)
+    return prepare(options, seen, cache_dir, scorer=scorer, neighbours=neighbours,
                    use_text_model=use_text_model)  # fmt: skip
 
 

@@ -8,10 +8,11 @@ Seven films (two named "Heat": the 1995 one and the 1986 one); users 1-3 have fo
     user 3: Heat (1995), Toy Story, Alien -> Casino
     users 4, 5: Goodfellas, Se7en   user 6: Goodfellas, Alien   user 7: Goodfellas, Toy Story
 
-Interactions per film (the dataset's popularity, what InteRecAgent's tools see):
-Heat 1995 (1) 2, Heat 1986 (2) 2, Toy Story (3) 4, Se7en (4) 3, Casino (5) 1, Alien (6) 4,
-Goodfellas (7) 4. Leave-one-out training data (each tester's last two items held out):
-Goodfellas 4, Alien 3, Heat 1986 2, Toy Story 2, Se7en 2, Heat 1995 1, Casino 0.
+Interactions per film, the three test targets left out (what InteRecAgent's tools see):
+Heat 1995 (1) 1, Heat 1986 (2) 2, Toy Story (3) 4, Se7en (4) 2, Casino (5) 0, Alien (6) 4,
+Goodfellas (7) 4. Leave-one-out training data (each tester's last two items held out, what
+the popularity reference ranker sees): Goodfellas 4, Alien 3, Heat 1986 2, Toy Story 2,
+Se7en 2, Heat 1995 1, Casino 0.
 Each tester never saw exactly three films: with k = 4, ranking candidates are all of them
 and the target, whatever the seed.
 """

@@ -14,6 +14,7 @@ import functools
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,6 +60,11 @@ def _cases(folder: Path) -> dict[tuple[str, str], dict[str, str]]:
         return {(r["user_id"], r["system"]): r for r in csv.DictReader(f)}
 
 
+def _record(tmp: Path) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((tmp / "out" / "results.json").read_text("utf-8"))
+    return result
+
+
 def test_retrieval_recall_by_hand(
     setup: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -68,7 +74,7 @@ def test_retrieval_recall_by_hand(
     assert code == 0, out
     cases = _cases(tmp_path / "out")
     # User 1 wants Action from the 1990s: only Heat (1995), the target: a hit at rank 1.
-    # User 2 (liked Heat 1986): Crime 1990s by popularity: Goodfellas 4, Se7en 3 -> rank 2.
+    # User 2 (liked Heat 1986): Crime 1990s by popularity: Goodfellas 4, Se7en 2 -> rank 2.
     # User 3 (liked Heat 1995, dropped): Goodfellas, Se7en; Casino (1) misses.
     ira = [(cases[u, "InteRecAgent"]["items"], cases[u, "InteRecAgent"]["rank"]) for u in "123"]
     assert ira == [("1", "1"), ("7 4", "2"), ("7 4", "")]
@@ -87,7 +93,7 @@ def test_retrieval_recall_by_hand(
         "model calls: 12 (interecagent.one_turn_retrieval 3, interecagent.planner 3,"
         " interecagent.reply 3, interecagent.critic 3), "
     )
-    record = json.loads((tmp_path / "out" / "results.json").read_text("utf-8"))
+    record = _record(tmp_path)
     assert record["metric"] == "Recall@2" and record["split"] == "leave-one-out"
     user1 = next(c for c in record["cases"] if c["user_id"] == "1")
     # Heat (1986) shares the target's name: the user's words are redacted.
@@ -103,14 +109,18 @@ def test_ranking_ndcg_by_hand(
     setup: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db, scenario = setup
-    code, out, _ = _run(capsys, tmp_path, db, "--task", "ranking", "--k", "4", "--seed", "5",
+    code, out, _ = _run(capsys, tmp_path, db, "--task", "ranking", "--k", "4", "--seed", "0",
                         "--scenario", str(scenario))  # fmt: skip
     assert code == 0, out
     cases = _cases(tmp_path / "out")
     # Candidates: each user's three unseen films and the target. InteRecAgent ranks by the
-    # dataset's counts (Goodfellas 4 > Se7en 3 > the Heats 2 > Casino 1): targets Heat 1995
-    # at 3, Se7en at 2, Casino at 4.
-    assert [cases[u, "InteRecAgent"]["items"] for u in "123"] == ["7 4 1 5", "7 4 1 5", "7 4 2 5"]
+    # counts without the targets: Goodfellas 4 > Se7en 2 > Heat 1995 1 > Casino 0, so the
+    # targets land at 3 (Heat 1995), 2 (Se7en) and 4 (Casino). User 3's Heat 1986 and Se7en
+    # tie at 2 and keep the order given (seed 0: Heat 1986 first); had Se7en's held-out
+    # interaction been counted (3), Se7en would come first.
+    assert [cases[u, "InteRecAgent"]["items"] for u in "123"] == ["7 4 1 5", "7 4 1 5", "7 2 4 5"]
+    given = {c["user_id"]: c["candidates"] for c in _record(tmp_path)["cases"]}
+    assert given["3"].index("2") < given["3"].index("4")
     expected = (1 / math.log2(4) + 1 / math.log2(3) + 1 / math.log2(5)) / 3  # 0.5205
     assert out.splitlines()[2].split() == ["InteRecAgent", "3", "0", f"{expected:.3f}", "4.000",
                                            "3.000"]  # fmt: skip

@@ -4,6 +4,7 @@ the request, metrics, case drawing and the reference rankers, all worked out by 
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -183,3 +184,19 @@ def test_random_reference_is_seeded_per_case() -> None:
     assert sorted(first.answer(case, "ranking", 3).items) == ["b", "c", "d"]
     picked = first.answer(case, "retrieval", 5).items
     assert sorted(picked) == ["b", "c", "d"]  # all unseen items, the history's "a" never
+
+
+def test_tools_see_counts_without_the_test_targets() -> None:
+    from macrs_sim.config import DataConfig
+    from macrs_sim.data.dataset import demo_dataset
+    from macrs_sim.data.splits import interactions_of
+    from macrs_sim.evaluation.interecagent.models import without_targets
+
+    dataset = demo_dataset(DataConfig())
+    data = interactions_of(dataset, DataConfig())
+    split = leave_one_out(data)
+    seen = without_targets(dataset, data, split)
+    held_out = Counter(data.item_ids[c.target] for c in split.test)
+    assert sum(dataset.popularity.values()) - sum(seen.popularity.values()) == len(split.test)
+    assert all(seen.popularity[i] == n - held_out[i] for i, n in dataset.popularity.items())
+    assert seen.fingerprint != dataset.fingerprint and seen.catalog is dataset.catalog
