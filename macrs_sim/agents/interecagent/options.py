@@ -17,6 +17,9 @@ class InteRecAgentOptions(BaseModel):
     demonstrations: bool = True
     # "w/o R": no critic.
     reflection: bool = True
+    # Long-term memory: the sample's history as liked items (ranking input, never shown
+    # again). The paper's session-wise and one-turn protocols run without it (§4.1).
+    long_term_memory: bool = True
     # The preference model of the ranking tool (SASRec without position embedding, paper §4).
     ranker: Literal["sasrec", "bpr", "itemcf", "popularity"] = "sasrec"
     ranker_params: dict[str, str] = Field(default_factory=lambda: {"position": "false"})

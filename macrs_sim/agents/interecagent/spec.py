@@ -40,7 +40,7 @@ def build_system(options: InteRecAgentSystemOptions, ctx: SystemContext) -> Inte
         dialogue_id=ctx.dialogue_id,
         client=ctx.require_client(),
         prompts=ctx.prompts,
-        history=ctx.history,
+        history=ctx.history if options.long_term_memory else (),
         retries=ctx.retries,
         log=ctx.tool_log,
     )

@@ -1,0 +1,1 @@
+"""Offline evaluation protocols of the seed systems, one folder per system (campaign layer)."""
