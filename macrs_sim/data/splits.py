@@ -9,10 +9,11 @@ Items are indices into `Interactions.item_ids` (the catalog's order).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import sqlite3
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,3 +158,25 @@ def campaign_split(data: Interactions, samples: Sequence[Sample]) -> Split:
         validation.append(EvalCase(user, seq[:-1], seq[-1]))
     key = "campaign-" + _digest(sorted(f"{s.user_id}\t{s.target_id}" for s in samples))
     return Split("campaign", train, tuple(validation), (), key)
+
+
+def with_visible_popularity(
+    dataset: Dataset, data: Interactions, visible: Mapping[str, Sequence[int]]
+) -> Dataset:
+    """`dataset` whose popularity counts leave out every interaction `visible` hides.
+
+    Tools rank and filter by `dataset.popularity`; counted over all interactions it would
+    include each held-out target. `visible` maps a user to a prefix of their sequence; the
+    rest is subtracted. The fingerprint (ids and titles) stays: the tools' catalog database
+    is keyed by the counts too (tools/database.py), text vectors need not be rebuilt.
+    """
+    counts = Counter(dataset.popularity)
+    for user, seen in visible.items():
+        for item in data.sequences.get(user, ())[len(seen) :]:
+            counts[data.item_ids[item]] -= 1
+    return dataclasses.replace(dataset, popularity={i: max(0, n) for i, n in counts.items()})
+
+
+def campaign_dataset(dataset: Dataset, data: Interactions, samples: Sequence[Sample]) -> Dataset:
+    """`dataset` as a campaign's systems may see it: popularity without samples' targets."""
+    return with_visible_popularity(dataset, data, _visible(data, samples))

@@ -4,7 +4,8 @@ It holds items (with their interaction counts), item_genres and meta, in the pre
 schema, and no interaction rows: users' histories contain the samples' targets, and an
 authorizer cannot hide a table reliably (SQLite does not authorise the columns of a
 `JOIN ... USING`), so the rows are simply not there. The demo dataset, which has no
-database at all, gets one the same way. Named by the dataset fingerprint; whole or absent.
+database at all, gets one the same way. Named by the dataset fingerprint and its
+popularity counts; whole or absent.
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ def _write(path: Path, dataset: Dataset) -> None:
 
 def tool_database(dataset: Dataset, cache_dir: Path) -> Path:
     """The catalog database of `dataset` under `cache_dir`, written on first use."""
-    digest = hashlib.sha256(dataset.fingerprint.encode()).hexdigest()[:16]
+    # The counts too: a campaign's copy counts popularity without its samples' targets.
+    counts = json.dumps(sorted(dataset.popularity.items()))
+    digest = hashlib.sha256(f"{dataset.fingerprint}|{counts}".encode()).hexdigest()[:16]
     path = cache_dir / f"catalog-{digest}.sqlite"
     if path.is_file():
         return path

@@ -109,3 +109,31 @@ def test_database_sequences_in_time_order_ties_in_file_order(tmp_path: Path) -> 
 def test_a_bad_database_path_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="no such database"):
         load_interactions(str(tmp_path / "missing.sqlite"))
+
+
+def test_campaign_dataset_counts_popularity_without_targets_and_later_items() -> None:
+    from macrs_sim.data.splits import campaign_dataset
+
+    seqs = {"a": ["m0", "m1", "m2", "m3"], "b": ["m2", "m1"], "c": ["m2"]}
+    data = data_of(seqs)
+    full = {"m0": 1, "m1": 2, "m2": 3, "m3": 1, "m4": 0, "m5": 0, "m6": 0}
+    dataset = demo_dataset(DataConfig())
+    dataset = dataset.__class__(**{**dataset.__dict__, "popularity": full})
+    seen = campaign_dataset(dataset, data, [sample("a", "m2"), sample("b", "m1")])
+    # a hides m2 and m3 (target and later); b hides m1; c keeps m2.
+    assert seen.popularity == {"m0": 1, "m1": 1, "m2": 2, "m3": 0, "m4": 0, "m5": 0, "m6": 0}
+    assert dataset.popularity == full  # the original is untouched
+    assert seen.fingerprint == dataset.fingerprint and seen.catalog is dataset.catalog
+
+
+def test_tool_database_is_keyed_by_popularity_counts(tmp_path: Path) -> None:
+    import dataclasses
+
+    from macrs_sim.tools.database import tool_database
+
+    dataset = demo_dataset(DataConfig())
+    first = tool_database(dataset, tmp_path)
+    item = next(iter(dataset.popularity))
+    fewer = {**dataset.popularity, item: dataset.popularity[item] - 1}
+    second = tool_database(dataclasses.replace(dataset, popularity=fewer), tmp_path)
+    assert first != second and tool_database(dataset, tmp_path) == first

@@ -11,7 +11,7 @@ from macrs_sim.agents.interecagent.build import InteRecAgentPrepared, build, pre
 from macrs_sim.agents.interecagent.options import InteRecAgentOptions
 from macrs_sim.agents.interecagent.system import InteRecAgent
 from macrs_sim.agents.registry import SystemOptions, SystemSpec
-from macrs_sim.data.splits import interactions_of
+from macrs_sim.data.splits import campaign_dataset, interactions_of
 from macrs_sim.rankers.cache import default_cache_dir
 
 
@@ -25,9 +25,9 @@ def prepare_system(options: InteRecAgentSystemOptions, ctx: PrepareContext) -> I
     """The ranking model and item-CF, trained (or loaded from the checkpoint cache) on the
     campaign split: never a sample's target."""
     data = interactions_of(ctx.dataset, ctx.data)
-    return prepare(
-        options, ctx.dataset, default_cache_dir(data), interactions=data, samples=ctx.samples
-    )
+    # Its tools rank and filter by popularity: counted without the samples' targets.
+    seen = campaign_dataset(ctx.dataset, data, ctx.samples)
+    return prepare(options, seen, default_cache_dir(data), interactions=data, samples=ctx.samples)
 
 
 def build_system(options: InteRecAgentSystemOptions, ctx: SystemContext) -> InteRecAgent:

@@ -35,6 +35,8 @@ DATABASE_INFO = "; ".join([TABLES["items"], TABLES["item_genres"], USER_RATINGS]
 
 def histories_digest(dataset: Dataset, histories: Mapping[str, History]) -> str:
     h = hashlib.sha256(dataset.fingerprint.encode() + b"\n")
+    # The items table carries popularity, which a campaign counts without its targets.
+    h.update(json.dumps(sorted(dataset.popularity.items())).encode() + b"\n")
     for user in sorted(histories):
         h.update(json.dumps([user, [list(p) for p in histories[user]]]).encode() + b"\n")
     return h.hexdigest()[:16]

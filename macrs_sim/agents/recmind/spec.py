@@ -13,6 +13,7 @@ from macrs_sim.agents.recmind.memory import default_memory_dir, sample_histories
 from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.agents.recmind.system import RecMind
 from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.data.splits import campaign_dataset, interactions_of
 
 
 class RecMindSystemOptions(RecMindOptions, SystemOptions):
@@ -27,7 +28,9 @@ def prepare_system(options: RecMindSystemOptions, ctx: PrepareContext) -> build.
     database = None if ctx.data.dataset == "demo" else Path(ctx.data.dataset)
     histories = sample_histories(ctx.samples, database)
     users = {tuple(s.history): s.user_id for s in ctx.samples}
-    res = build.resources(ctx.dataset, histories, default_memory_dir(), users=users)
+    # Its SQL tool reads interaction counts: counted without the samples' targets.
+    seen = campaign_dataset(ctx.dataset, interactions_of(ctx.dataset, ctx.data), ctx.samples)
+    res = build.resources(seen, histories, default_memory_dir(), users=users)
     build.search_backend(options, res, None)  # a missing web key fails here, once
     return res
 

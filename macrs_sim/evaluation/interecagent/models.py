@@ -7,15 +7,13 @@ tools rank and order by leave the test targets out too.
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from macrs_sim.agents.interecagent.build import InteRecAgentPrepared, prepare
 from macrs_sim.agents.interecagent.options import InteRecAgentOptions
 from macrs_sim.data.dataset import Dataset
-from macrs_sim.data.splits import Interactions, Split
+from macrs_sim.data.splits import Interactions, Split, with_visible_popularity
 from macrs_sim.errors import ConfigError
 from macrs_sim.evaluation.interecagent.systems import RankerSystem
 from macrs_sim.rankers.train import MODEL_KINDS, make_params, train_ranker
@@ -34,13 +32,8 @@ def check_baselines(names: Sequence[str]) -> list[str]:
 
 
 def without_targets(dataset: Dataset, data: Interactions, split: Split) -> Dataset:
-    """`dataset` with popularity counts that leave the held-out test targets out; its own
-    fingerprint, so the tools' cached catalog files never mix the two counts."""
-    counts = Counter(dataset.popularity)
-    for case in split.test:
-        counts[data.item_ids[case.target]] -= 1
-    fingerprint = f"{dataset.fingerprint}|popularity without {split.name} test targets"
-    return dataclasses.replace(dataset, popularity=dict(counts), fingerprint=fingerprint)
+    """`dataset` with popularity counts that leave the held-out test targets out."""
+    return with_visible_popularity(dataset, data, {c.user_id: c.history for c in split.test})
 
 
 def prepare_interecagent(
