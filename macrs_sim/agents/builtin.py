@@ -8,5 +8,8 @@ from macrs_sim.agents.interecagent.spec import SPEC as INTERECAGENT
 from macrs_sim.agents.macrs.options import SPEC as MACRS
 from macrs_sim.agents.registry import SystemSpec
 from macrs_sim.agents.single_llm.options import SPEC as SINGLE_LLM
+from macrs_sim.agents.toolrec.spec import SPEC as TOOLREC
 
-BUILTIN_SPECS: tuple[SystemSpec, ...] = (MACRS, SINGLE_LLM, INTERECAGENT, *BASELINE_SPECS, HTTP)
+BUILTIN_SPECS: tuple[SystemSpec, ...] = (
+    MACRS, SINGLE_LLM, INTERECAGENT, TOOLREC, *BASELINE_SPECS, HTTP,
+)  # fmt: skip
