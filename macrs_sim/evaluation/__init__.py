@@ -1,0 +1,1 @@
+"""Offline evaluation protocols of the systems under test, one subfolder per system."""
