@@ -44,13 +44,17 @@ def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
     from macrs_sim.evaluation.toolrec.run import EvalSettings
     from macrs_sim.rankers.train import check_kind
 
-    (users,) = _ints(str(args.users), "--users", 1)
+    users = _ints(args.users, "--users", 1)
+    if len(users) != 1:
+        raise ConfigError(f"--users {args.users!r}: expected one integer >= 1, like 200")
     rankers = tuple(check_kind(k.strip()) for k in args.rankers.split(",") if k.strip())
     if not rankers:
         raise ConfigError("--rankers: empty list (expected e.g. popularity,itemcf,bpr,sasrec)")
-    if args.max_rounds < 1 or args.concurrency < 1:
-        raise ConfigError("--max-rounds and --concurrency: expected integers >= 1")
-    settings = EvalSettings(users=users, seeds=tuple(_ints(args.seeds, "--seeds", 0)),
+    if not 1 <= args.max_rounds <= 20:
+        raise ConfigError(f"--max-rounds {args.max_rounds}: expected an integer from 1 to 20")
+    if args.concurrency < 1:
+        raise ConfigError(f"--concurrency {args.concurrency}: expected an integer >= 1")
+    settings = EvalSettings(users=users[0], seeds=tuple(_ints(args.seeds, "--seeds", 0)),
                             rankers=rankers, concurrency=args.concurrency)  # fmt: skip
     options = ToolRecOptions(base_ranker=check_kind(args.base), max_rounds=args.max_rounds)  # type: ignore[arg-type]
     return settings, options
@@ -128,7 +132,7 @@ def _eval_toolrec(args: argparse.Namespace) -> int:
               "retriever": "stand-in (ranker re-ordered by attribute)",
               "options": options.model_dump(mode="json")}  # fmt: skip
     paths = write_report(Path(args.out or f"reports/toolrec-{slug}"), ev, header)
-    n = ", ".join(str(ev.sampled[s]) for s in settings.seeds)
+    n = ", ".join(dict.fromkeys(str(ev.sampled[s]) for s in settings.seeds))
     print(f"{data.dataset_name}: leave-one-out, {n} users per seed, mean ± std over seeds")
     console.print(_table(rows))
     print("wrote " + ", ".join(str(p) for p in paths))

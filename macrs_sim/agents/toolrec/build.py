@@ -4,35 +4,23 @@ per dialogue. Plain arguments, so the registry (spec.py) and the evaluation both
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.toolrec.loop import LoopSettings, SurrogateUserLoop
 from macrs_sim.agents.toolrec.options import ToolRecOptions
+from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.agents.toolrec.prompts import ToolRecPrompts
 from macrs_sim.agents.toolrec.retrieval import AttributeRetriever, RankerAttributeRetriever
 from macrs_sim.agents.toolrec.system import ToolRecSystem
-from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import Interactions, Split, campaign_split
 from macrs_sim.llm.context import CallContext
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample
-from macrs_sim.rankers.base import ItemRanker, top_items
+from macrs_sim.rankers.base import ItemRanker
 from macrs_sim.tools import ToolCallLog
-
-
-@dataclass(frozen=True)
-class ToolRecPrepared:
-    retriever: AttributeRetriever
-    # The plain ranker (SASRec by default): tops up a list shorter than asked for.
-    base: ItemRanker
-    catalog: Catalog
-
-    def plain(self, history: Sequence[str], k: int) -> list[str]:
-        return [i for i, _ in top_items(self.base, history, k)]
 
 
 def visible_interactions(data: Interactions, split: Split) -> Interactions:

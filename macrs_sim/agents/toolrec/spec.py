@@ -8,8 +8,9 @@ from pydantic import ConfigDict
 
 from macrs_sim.agents.context import PrepareContext, SystemContext
 from macrs_sim.agents.registry import SystemOptions, SystemSpec
-from macrs_sim.agents.toolrec.build import ToolRecPrepared, build, prepare
+from macrs_sim.agents.toolrec.build import build, prepare
 from macrs_sim.agents.toolrec.options import ToolRecOptions
+from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.agents.toolrec.system import ToolRecSystem
 from macrs_sim.data.splits import interactions_of
 from macrs_sim.rankers.cache import default_cache_dir

@@ -9,16 +9,14 @@ fallback list at turn max_turns + 1. Items come back grounded (ItemRef with item
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from macrs_sim.agents.rendering import render_history
 from macrs_sim.agents.toolrec.loop import LoopResult, SurrogateUserLoop, top_up
 from macrs_sim.agents.toolrec.options import ToolRecOptions
+from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.llm.context import CallContext
 from macrs_sim.protocol import DialogueState, ItemRef, SystemTurn
-
-if TYPE_CHECKING:
-    from macrs_sim.agents.toolrec.build import ToolRecPrepared
 
 
 class ToolRecSystem:

@@ -14,14 +14,10 @@ from autogen_core.models import ChatCompletionClient
 from pydantic import BaseModel
 
 from macrs_sim.agents.rendering import NONE
-from macrs_sim.agents.toolrec.build import (
-    ToolRecPrepared,
-    attribute_retriever,
-    make_loop,
-    visible_interactions,
-)
+from macrs_sim.agents.toolrec.build import attribute_retriever, make_loop, visible_interactions
 from macrs_sim.agents.toolrec.loop import LoopResult, top_up
 from macrs_sim.agents.toolrec.options import ToolRecOptions
+from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.agents.toolrec.retrieval import AttributeRetriever
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import EvalCase, Interactions, Split, leave_one_out

@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from macrs_sim.agents.toolrec.build import ToolRecPrepared, build, make_loop
+from macrs_sim.agents.toolrec.build import build, make_loop
 from macrs_sim.agents.toolrec.loop import SurrogateUserLoop
 from macrs_sim.agents.toolrec.options import ToolRecOptions
+from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.agents.toolrec.retrieval import RankerAttributeRetriever
 from macrs_sim.agents.toolrec.scripted import toolrec_scripted_rules
 from macrs_sim.agents.toolrec.system import ToolRecSystem

@@ -34,7 +34,8 @@ def test_history_shows_the_last_items_oldest_first_and_skips_unknown_ids() -> No
 
 def test_candidates_carry_their_tool_marks() -> None:
     text = pb.render_candidates(films(), {"6": ["retrieve[genre, 2]", "rank[year, 1]"]})
-    assert text == "1. 6: Haunted Manor (1999) | Horror | dir. Vera Dark [retrieve[genre, 2], rank[year, 1]]"
+    marks = "[retrieve[genre, 2], rank[year, 1]]"
+    assert text == f"1. 6: Haunted Manor (1999) | Horror | dir. Vera Dark {marks}"
 
 
 def test_a_step_and_the_observations() -> None:
@@ -42,8 +43,7 @@ def test_a_step_and_the_observations() -> None:
         "Thought 2: (none)\nAction 2: finish\nObservation 2: done"
     )
     assert pb.observation_retrieved(P, "genre", 2, "ITEMS") == (
-        "Here are the top 2 movie IDs and names from the recommender system with genre type:\n"
-        "ITEMS"
+        "Here are the top 2 movie IDs and names from the recommender system with genre type:\nITEMS"
     )
     assert pb.observation_ranked(P, "actors", 1, "ITEMS") == (
         "The rank tool ordered the candidates by actors; the top 1:\nITEMS"

@@ -88,7 +88,10 @@ def test_actions_parse(text: str, expected: object) -> None:
     ("text", "message"),
     [
         ("search[genre, 3]", "unknown tool 'search'; the tools are retrieve, rank and finish"),
-        ("retrieve[genre]", "cannot read the action 'retrieve[genre]'; write retrieve[attribute, K]"),
+        (
+            "retrieve[genre]",
+            "cannot read the action 'retrieve[genre]'; write retrieve[attribute, K]",
+        ),
         ("retrieve[genre, 51]", "retrieve[genre, 51]: K must be between 1 and 50"),
         ("rank[genre, 0]", "rank[genre, 0]: K must be between 1 and 50"),
         ("retrieve[ , 3]", "retrieve: the attribute must be 1 to 40 characters"),
