@@ -129,7 +129,6 @@ def _eval_toolrec(args: argparse.Namespace) -> int:
     header = {"dataset": data.dataset_name, "fingerprint": data.fingerprint,
               "split": "leave-one-out", "k": settings.k, "users": settings.users,
               "seeds": list(settings.seeds), "backend": args.backend, "model": args.model,
-              "retriever": "stand-in (ranker re-ordered by attribute)",
               "options": options.model_dump(mode="json")}  # fmt: skip
     paths = write_report(Path(args.out or f"reports/toolrec-{slug}"), ev, header)
     n = ", ".join(dict.fromkeys(str(ev.sampled[s]) for s in settings.seeds))

@@ -41,6 +41,7 @@ def test_eval_toolrec_writes_the_table_csv_and_json(
     record = json.loads((out_dir / "results.json").read_text())
     assert record["split"] == "leave-one-out" and record["seeds"] == [0, 1]
     assert record["sampled"] == {"0": 6, "1": 6}
+    assert record["retriever"] == "RankerAttributeRetriever"
     assert record["loops"]["stops"] == {"finish": 12} and record["loops"]["errors"] == 0
     assert record["loops"]["llm_calls_per_user"] == 5.0
     loops = (out_dir / "toolrec_loops.jsonl").read_text().splitlines()

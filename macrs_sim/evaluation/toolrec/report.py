@@ -112,7 +112,7 @@ def write_report(folder: Path, ev: Evaluation, header: dict[str, Any]) -> list[P
     folder.mkdir(parents=True, exist_ok=True)
     seeds = per_seed(ev.users, ev.models)
     summary = summarize(seeds, ev.models)
-    record = {**header, "sampled": ev.sampled, "training": ev.training,
+    record = {**header, "retriever": ev.retriever, "sampled": ev.sampled, "training": ev.training,
               "toolrec_seconds": round(ev.toolrec_seconds, 3), "loops": loop_stats(ev.loops),
               "results": [r.model_dump(mode="json") for r in summary],
               "per_seed": [r.model_dump(mode="json") for r in seeds]}  # fmt: skip

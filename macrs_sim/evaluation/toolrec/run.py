@@ -75,6 +75,8 @@ class Evaluation:
     sampled: dict[int, int] = field(default_factory=dict)
     training: dict[str, dict[str, Any]] = field(default_factory=dict)
     toolrec_seconds: float = 0.0
+    # The retrieval tools' class (the stand-in, or the trained attribute model once merged).
+    retriever: str = ""
 
 
 def _result(
@@ -172,6 +174,7 @@ async def evaluate(
     attributes = [f"retrieve:{a}" for a in retriever.attributes]
     ev = Evaluation(models=[*settings.rankers, *attributes, TOOLREC])
     ev.training = {kind: _training(t) for kind, t in trained.items()}
+    ev.retriever = type(retriever).__name__
     gate = asyncio.Semaphore(settings.concurrency)
 
     async def run(history: list[str], dialogue_id: str) -> LoopResult:
