@@ -61,6 +61,8 @@ class LoopResult(Record):
     sets: tuple[ItemSet, ...]
     final: tuple[str, ...]
     stop: Stop
+    # Model requests (surrogate-user steps and rank attempts; a schema repair inside one
+    # request is not counted again: the call log has those).
     llm_calls: int
 
 

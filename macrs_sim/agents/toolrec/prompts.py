@@ -73,6 +73,8 @@ def render_step(number: int, thought: str, action: str, observation: str) -> str
 
 
 def observation_retrieved(p: ToolRecPrompts, attribute: str, k: int, items: str) -> str:
+    if k == 0:
+        return p.simulation.render("retrieved_nothing", attribute=attribute)
     return p.simulation.render("retrieved", attribute=attribute, k=k, items=items)
 
 
