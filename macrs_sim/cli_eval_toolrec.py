@@ -88,7 +88,9 @@ def _table(rows: list[Any]) -> Table:
     return table
 
 
-async def _evaluate(args: argparse.Namespace, settings: Any, options: Any) -> tuple[Any, Any]:
+async def _evaluate(
+    args: argparse.Namespace, settings: Any, options: Any
+) -> tuple[Any, Any, dict[str, Any]]:
     from macrs_sim.agents.toolrec.scripted import toolrec_scripted_rules
     from macrs_sim.config import DataConfig
     from macrs_sim.data.dataset import open_dataset
@@ -104,32 +106,48 @@ async def _evaluate(args: argparse.Namespace, settings: Any, options: Any) -> tu
     dataset = open_dataset(cfg)
     data = interactions_of(dataset, cfg)
     cache_dir = Path(args.cache_dir) if args.cache_dir else default_cache_dir(data)
-    client = build_client(_model(args), temperature=0.0, log=CallLog(),
+    log = CallLog()
+    client = build_client(_model(args), temperature=0.0, log=log,
                           scripted_rules=toolrec_scripted_rules())  # fmt: skip
     total = settings.users * len(settings.seeds)
     columns = (TextColumn("ToolRec users"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), disable=args.no_progress) as bars:
-        task = bars.add_task("users", total=total)
-        ev = await evaluate(
-            data, dataset, settings, options=options, client=client, prompts=PromptLibrary(),
-            params=params, cache_dir=cache_dir,
-            progress=lambda n: bars.advance(task, n),
-        )  # fmt: skip
-    await client.close()
-    return data, ev
+    try:
+        with Progress(*columns, console=Console(stderr=True), disable=args.no_progress) as bars:
+            task = bars.add_task("users", total=total)
+            ev = await evaluate(
+                data, dataset, settings, options=options, client=client, prompts=PromptLibrary(),
+                params=params, cache_dir=cache_dir,
+                progress=lambda n: bars.advance(task, n),
+            )  # fmt: skip
+    finally:
+        await client.close()
+    return data, ev, _usage(log)
+
+
+def _usage(log: Any) -> dict[str, Any]:
+    """The model calls of the whole evaluation (repairs and retries included), per role."""
+    calls = log.all()
+    roles = sorted({c.role for c in calls})
+    return {
+        "calls": {r: sum(1 for c in calls if c.role == r) for r in roles},
+        "failed": sum(1 for c in calls if not c.ok),
+        "prompt_tokens": sum(c.prompt_tokens for c in calls),
+        "completion_tokens": sum(c.completion_tokens for c in calls),
+        "latency_s": round(sum(c.latency_s for c in calls), 3),
+    }
 
 
 def _eval_toolrec(args: argparse.Namespace) -> int:
     from macrs_sim.evaluation.toolrec.report import per_seed, summarize, write_report
 
     settings, options = _settings(args)
-    data, ev = asyncio.run(_evaluate(args, settings, options))
+    data, ev, usage = asyncio.run(_evaluate(args, settings, options))
     rows = summarize(per_seed(ev.users, ev.models), ev.models)
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", data.dataset_name).strip("-") or "dataset"
     header = {"dataset": data.dataset_name, "fingerprint": data.fingerprint,
               "split": "leave-one-out", "k": settings.k, "users": settings.users,
               "seeds": list(settings.seeds), "backend": args.backend, "model": args.model,
-              "options": options.model_dump(mode="json")}  # fmt: skip
+              "options": options.model_dump(mode="json"), "llm": usage}  # fmt: skip
     paths = write_report(Path(args.out or f"reports/toolrec-{slug}"), ev, header)
     n = ", ".join(dict.fromkeys(str(ev.sampled[s]) for s in settings.seeds))
     print(f"{data.dataset_name}: leave-one-out, {n} users per seed, mean ± std over seeds")
