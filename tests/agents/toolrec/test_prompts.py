@@ -46,8 +46,7 @@ def test_a_step_and_the_observations() -> None:
         "Here are the top 2 movie IDs and names from the recommender system with genre type:\nITEMS"
     )
     assert pb.observation_retrieved(P, "year", 0, "(none)") == (
-        "The recommender system with year type has no movie to add that is not on the list "
-        "already."
+        "The recommender system with year type has no movie to add that is not on the list already."
     )
     assert pb.observation_ranked(P, "actors", 1, "ITEMS") == (
         "The rank tool ordered the candidates by actors; the top 1:\nITEMS"
