@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "cli_serve",
         "cli_view",
         "cli_eval_interecagent",
+        "cli_eval_toolrec",
     ),
     ("__init__",),
 )

@@ -9,7 +9,8 @@ from macrs_sim.agents.macrs.options import SPEC as MACRS
 from macrs_sim.agents.recmind.spec import SPEC as RECMIND
 from macrs_sim.agents.registry import SystemSpec
 from macrs_sim.agents.single_llm.options import SPEC as SINGLE_LLM
+from macrs_sim.agents.toolrec.spec import SPEC as TOOLREC
 
 BUILTIN_SPECS: tuple[SystemSpec, ...] = (
-    MACRS, SINGLE_LLM, INTERECAGENT, RECMIND, *BASELINE_SPECS, HTTP,
+    MACRS, SINGLE_LLM, INTERECAGENT, RECMIND, TOOLREC, *BASELINE_SPECS, HTTP,
 )  # fmt: skip

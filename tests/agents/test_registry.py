@@ -25,7 +25,7 @@ from macrs_sim.errors import ConfigError
 
 BUILTIN = [
     "http", "interecagent", "itemcf", "macrs", "popularity", "random", "ranker", "recmind",
-    "sasrec", "single_llm",
+    "sasrec", "single_llm", "toolrec",
 ]  # fmt: skip
 # The fields a kind needs beyond name and kind.
 REQUIRED: dict[str, dict[str, Any]] = {
@@ -45,7 +45,9 @@ def test_every_registered_kind_validates_as_its_own_options() -> None:
         (options,) = resolve_entries(entries({"name": "s", "kind": kind, **REQUIRED.get(kind, {})}))
         spec = system_spec(kind)
         assert type(options) is spec.options and options.kind == kind
-        assert spec.uses_llm == (kind in ("interecagent", "macrs", "recmind", "single_llm"))
+        assert spec.uses_llm == (
+            kind in ("interecagent", "macrs", "recmind", "single_llm", "toolrec")
+        )
 
 
 def test_a_typo_names_the_entry_the_kind_and_the_field() -> None:

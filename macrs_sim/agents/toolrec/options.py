@@ -1,0 +1,36 @@
+"""The `[[systems]]` options of ToolRec (defaults from the paper's §4.1.4 where it gives them)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ToolRecOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["toolrec"] = "toolrec"
+    # "We limit our decision processes to a maximum of eight rounds."
+    max_rounds: int = Field(default=8, ge=1, le=20)
+    # The largest K an action may ask for.
+    max_k: int = Field(default=50, ge=1, le=200)
+    # How many of the latest history items the prompts show.
+    history_items: int = Field(default=20, ge=0, le=200)
+    # How often the rank tool is sent back with the items the memory refused.
+    mismatch_retries: int = Field(default=2, ge=0, le=5)
+    # Repairs of a reply that breaks its JSON schema (the protocol's value overrides it).
+    retries: int = Field(default=2, ge=0, le=5)
+    # Items shown per recommending turn.
+    recommend_k: int = Field(default=1, ge=1, le=10)
+    # The plain ranker: the stand-in retriever re-orders it, and it tops up a short list.
+    base_ranker: Literal["sasrec", "bpr", "itemcf", "popularity"] = "sasrec"
+    ranker_params: dict[str, str] = Field(default_factory=dict)
+    # "trained": the paper's attribute-oriented retrieval tools (§3.3.2: the frozen SASRec
+    # plus an attribute encoder per pattern, fine-tuned with BPR; `models train toolrec`).
+    # "ranker": a fast stand-in with no training of its own (the base ranker's top items,
+    # those sharing the attribute's value with the user's latest items first).
+    retriever: Literal["trained", "ranker"] = "trained"
+    # Stage-2 settings of the trained tools (tune_lr, tune_epochs, attributes, min_items ...);
+    # with base_ranker "sasrec" the backbone takes ranker_params, so both share a checkpoint.
+    retriever_params: dict[str, str] = Field(default_factory=dict)

@@ -1,0 +1,115 @@
+"""Prompt builders of ToolRec: pure functions from typed state to messages and texts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from autogen_core.models import LLMMessage, SystemMessage, UserMessage
+
+from macrs_sim.agents.rendering import NONE
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.prompts import PromptLibrary, PromptTemplate
+
+
+@dataclass(frozen=True)
+class ToolRecPrompts:
+    simulation: PromptTemplate
+    rank: PromptTemplate
+
+    @classmethod
+    def load(cls, library: PromptLibrary) -> ToolRecPrompts:
+        return cls(library.get("toolrec/simulation"), library.get("toolrec/rank"))
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What every surrogate-user step sees besides the steps so far."""
+
+    attributes: Sequence[str]
+    history: str
+    evidence: str
+    max_k: int
+    max_rounds: int
+
+
+def render_item(catalog: Catalog, item_id: str) -> str:
+    """'m004: Dracula (1931) | Horror | dir. Tod Browning' (fields the catalog has)."""
+    item = catalog[item_id]
+    parts = [f"{item_id}: {item.display_title}"]
+    if item.genres:
+        parts.append(", ".join(item.genres))
+    if item.director:
+        parts.append(f"dir. {item.director}")
+    return " | ".join(parts)
+
+
+def render_items(catalog: Catalog, items: Sequence[str]) -> str:
+    if not items:
+        return NONE
+    return "\n".join(f"{n}. {render_item(catalog, i)}" for n, i in enumerate(items, 1))
+
+
+def render_history_items(catalog: Catalog, history: Sequence[str], last: int) -> str:
+    """The last `last` history items that are in the catalog, oldest first."""
+    known = [i for i in history if i in catalog][-last:] if last > 0 else []
+    return "\n".join(f"- {render_item(catalog, i)}" for i in known) if known else NONE
+
+
+def render_candidates(catalog: Catalog, marks: Mapping[str, Sequence[str]]) -> str:
+    """The current list in order, each with its tool marks (the memory's annotations)."""
+    if not marks:
+        return NONE
+    lines = [f"{n}. {render_item(catalog, i)} [{', '.join(m)}]"
+             for n, (i, m) in enumerate(marks.items(), 1)]  # fmt: skip
+    return "\n".join(lines)
+
+
+def render_step(number: int, thought: str, action: str, observation: str) -> str:
+    return (
+        f"Thought {number}: {thought.strip() or NONE}\nAction {number}: {action.strip()}\n"
+        f"Observation {number}: {observation}"
+    )
+
+
+def observation_retrieved(p: ToolRecPrompts, attribute: str, k: int, items: str) -> str:
+    if k == 0:
+        return p.simulation.render("retrieved_nothing", attribute=attribute)
+    return p.simulation.render("retrieved", attribute=attribute, k=k, items=items)
+
+
+def observation_ranked(p: ToolRecPrompts, attribute: str, k: int, items: str) -> str:
+    return p.simulation.render("ranked", attribute=attribute, k=k, items=items)
+
+
+def observation_failed(p: ToolRecPrompts, error: str) -> str:
+    return p.simulation.render("failed", error=error)
+
+
+def simulation_messages(
+    p: ToolRecPrompts, scene: Scene, steps: Sequence[str], candidates: str, count: int, left: int
+) -> list[LLMMessage]:
+    system = p.simulation.render(
+        "system", attributes=", ".join(scene.attributes), max_k=scene.max_k,
+        max_rounds=scene.max_rounds, demonstrations=p.simulation.render("demonstrations"),
+    )  # fmt: skip
+    user = p.simulation.render(
+        "user", history=scene.history, evidence=scene.evidence,
+        steps="\n".join(steps) if steps else NONE, candidates=candidates, count=count, left=left,
+    )  # fmt: skip
+    return [SystemMessage(content=system), UserMessage(content=user, source="user")]
+
+
+def rank_messages(
+    p: ToolRecPrompts, history: str, candidates: str, attribute: str, k: int
+) -> list[LLMMessage]:
+    user = p.rank.render("user", history=history, candidates=candidates, attribute=attribute, k=k)
+    return [
+        SystemMessage(content=p.rank.render("system")),
+        UserMessage(content=user, source="user"),
+    ]
+
+
+def mismatch_message(p: ToolRecPrompts, invalid: Sequence[str], k: int) -> UserMessage:
+    text = p.rank.render("mismatch", invalid="; ".join(repr(i) for i in invalid), k=k)
+    return UserMessage(content=text, source="memory")

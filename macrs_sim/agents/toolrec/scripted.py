@@ -1,0 +1,55 @@
+"""Scripted answers for ToolRec's roles, so the loop runs end to end without a model.
+
+The surrogate user plays a fixed plan, one action per round (it counts the "Action N:"
+lines of its scratchpad): retrieve by the first attribute the prompt lists, complement by
+the second, rank by the first, finish. The rank tool keeps the candidates' order. Both
+read only the request, so concurrent dialogues get the same answers as serial ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from macrs_sim.agents.toolrec.actions import RankOutput, SimulationStep
+from macrs_sim.llm.base import message_text
+from macrs_sim.llm.scripted import Rule, ScriptedRequest
+
+_ATTRIBUTES = re.compile(r"conditioned on one attribute \(([^)]*)\)")
+_DONE = re.compile(r"^Action \d+:", re.MULTILINE)
+_CANDIDATE = re.compile(r"^\d+\. ([^:\s]+): ", re.MULTILINE)
+_TOP_K = re.compile(r"output top (\d+) movies")
+
+
+def scripted_plan(attributes: Sequence[str]) -> list[str]:
+    first = attributes[0] if attributes else "genre"
+    second = [f"retrieve[{attributes[1]}, 5]"] if len(attributes) > 1 else []
+    return [f"retrieve[{first}, 10]", *second, f"rank[{first}, 10]", "finish"]
+
+
+def _text(req: ScriptedRequest, index: int) -> str:
+    return message_text(req.messages[index]) if len(req.messages) > abs(index) else ""
+
+
+def simulate(req: ScriptedRequest) -> BaseModel:
+    found = _ATTRIBUTES.search(_text(req, 0))
+    attributes = [a.strip() for a in found.group(1).split(",")] if found else []
+    plan = scripted_plan(attributes)
+    done = len(_DONE.findall(_text(req, -1)))
+    action = plan[min(done, len(plan) - 1)]
+    return SimulationStep(thought=f"Step {done + 1} of my plan.", action=action)
+
+
+def rank(req: ScriptedRequest) -> BaseModel:
+    """The candidates in the order given (the first user message), the top k."""
+    first = _text(req, 1)
+    k = _TOP_K.search(first)
+    items = _CANDIDATE.findall(first.split("Candidate movies:", 1)[-1])
+    return RankOutput(items=items[: int(k.group(1))] if k else items)
+
+
+def toolrec_scripted_rules(catalog_titles: Sequence[str] = ()) -> dict[str, Rule]:
+    """The registry's signature (catalog titles); the rules need only the prompts."""
+    return {"toolrec.simulate": simulate, "toolrec.rank": rank}

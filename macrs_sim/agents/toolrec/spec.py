@@ -1,0 +1,48 @@
+"""ToolRec's registration: its `[[systems]]` fields, campaign-scoped models, builder."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import ConfigDict
+
+from macrs_sim.agents.context import PrepareContext, SystemContext
+from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.agents.toolrec.build import build, prepare
+from macrs_sim.agents.toolrec.options import ToolRecOptions
+from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
+from macrs_sim.agents.toolrec.system import ToolRecSystem
+from macrs_sim.data.splits import interactions_of
+from macrs_sim.rankers.cache import default_cache_dir
+
+
+class ToolRecSystemOptions(ToolRecOptions, SystemOptions):
+    # This base order keeps `kind` the literal below and unknown fields refused.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["toolrec"] = "toolrec"
+
+
+def prepare_system(options: ToolRecSystemOptions, ctx: PrepareContext) -> ToolRecPrepared:
+    data = interactions_of(ctx.dataset, ctx.data)
+    return prepare(options, ctx.dataset, data, ctx.samples, default_cache_dir(data))
+
+
+def build_system(options: ToolRecSystemOptions, ctx: SystemContext) -> ToolRecSystem:
+    prepared = ctx.prepared
+    assert isinstance(prepared, ToolRecPrepared)
+    return build(
+        options, prepared, name=ctx.name, dialogue_id=ctx.dialogue_id,
+        client=ctx.require_client(), prompts=ctx.prompts, history=ctx.history,
+        log=ctx.tool_log, retries=ctx.retries,
+    )  # fmt: skip
+
+
+_HERE = "macrs_sim.agents.toolrec.spec:"
+SPEC = SystemSpec(
+    kind="toolrec",
+    options=ToolRecSystemOptions,
+    build=_HERE + "build_system",
+    prepare=_HERE + "prepare_system",
+    scripted_rules="macrs_sim.agents.toolrec.scripted:toolrec_scripted_rules",
+    extra="recsys",
+)
