@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from macrs_sim.cli_eval_recmind import add_recmind_eval
 from macrs_sim.errors import ConfigError
 
 console = Console(markup=False, highlight=False)
@@ -183,3 +184,4 @@ def add_model_commands(
     seq.add_argument("--out", help="folder for results.csv and results.json")
     _common(seq)
     seq.set_defaults(func=_eval_sequential)
+    add_recmind_eval(ev)

@@ -25,10 +25,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("agents", "simulators"),
     ("judge",),
     ("analysis",),
-    ("campaign",),
+    ("campaign", "evaluation"),
     ("interactive", "viewer", "serve"),
     # the CLI, and `macrs_sim/__init__` (the public API: lazy, names every layer)
-    ("cli", "cli_analysis", "cli_chat", "cli_data", "cli_models", "cli_serve", "cli_view"),
+    ("cli", "cli_analysis", "cli_chat", "cli_data", "cli_models", "cli_serve", "cli_view",
+     "cli_eval_recmind"),
     ("__init__",),
 )
 RANK = {name: rank for rank, row in enumerate(LAYERS) for name in row}
