@@ -38,7 +38,9 @@ def _models(spec: str) -> tuple[Any, Any]:
         model = ScriptedModel() if spec == "scripted" else EmbeddedModel()
         return model, model
     if not spec.endswith(".toml"):
-        raise ConfigError(f"--model {spec!r}: expected scripted, embedded or a scenario file (.toml)")
+        raise ConfigError(
+            f"--model {spec!r}: expected scripted, embedded or a scenario file (.toml)"
+        )
     scenario = load_scenario(spec)
     return scenario.model, scenario.judge_model()
 
@@ -78,7 +80,9 @@ def _cell(value: Any, fmt: str) -> str:
 def _print_table(result: Any) -> None:
     rows = [r.flat() for r in result.rows]
     for r in rows:
-        r["tokens_per_question"] = r["prompt_tokens_per_question"] + r["completion_tokens_per_question"]
+        r["tokens_per_question"] = (
+            r["prompt_tokens_per_question"] + r["completion_tokens_per_question"]
+        )
     metrics = list(result.rows[0].metrics)
     title = (f"{result.data.dataset_name}: RecMind task {result.settings.task}, "
              f"{result.rows[0].n} users, seed {result.settings.seed}")  # fmt: skip

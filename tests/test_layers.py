@@ -28,8 +28,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("campaign", "evaluation"),
     ("interactive", "viewer", "serve"),
     # the CLI, and `macrs_sim/__init__` (the public API: lazy, names every layer)
-    ("cli", "cli_analysis", "cli_chat", "cli_data", "cli_models", "cli_serve", "cli_view",
-     "cli_eval_recmind"),
+    (
+        "cli",
+        "cli_analysis",
+        "cli_chat",
+        "cli_data",
+        "cli_models",
+        "cli_serve",
+        "cli_view",
+        "cli_eval_recmind",
+    ),
     ("__init__",),
 )
 RANK = {name: rank for rank, row in enumerate(LAYERS) for name in row}

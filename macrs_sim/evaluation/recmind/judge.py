@@ -63,7 +63,10 @@ def judge_messages(
         facts=item_facts(item),
         explanation=explanation,
     )
-    return [SystemMessage(content=template.render("system")), UserMessage(content=user, source="user")]
+    return [
+        SystemMessage(content=template.render("system")),
+        UserMessage(content=user, source="user"),
+    ]
 
 
 async def judge_explanation(

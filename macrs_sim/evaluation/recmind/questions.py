@@ -54,7 +54,9 @@ def rating_examples(
     case: TaskCase, items: Mapping[str, Item], template: PromptTemplate, shots: int
 ) -> str:
     """The user's most recent rated items with their ratings, oldest first."""
-    rated = [(i, r) for i, r in zip(case.history, case.history_ratings, strict=True) if r is not None]
+    rated = [
+        (i, r) for i, r in zip(case.history, case.history_ratings, strict=True) if r is not None
+    ]
     lines = [
         template.render("example", item=items[i].display_title, rating=number(r))
         for i, r in rated[-shots:]
@@ -65,13 +67,15 @@ def rating_examples(
 def next_item_examples(
     case: TaskCase, items: Mapping[str, Item], template: PromptTemplate, shots: int
 ) -> str:
-    """"After A, B, C, the user watched D." for the last `shots` steps of the history."""
+    """ "After A, B, C, the user watched D." for the last `shots` steps of the history."""
     lines = []
     for back in range(min(shots, len(case.history) - 1), 0, -1):
         end = len(case.history) - back
         before = case.history[max(0, end - EXAMPLE_WINDOW) : end]
         names = ", ".join(items[i].display_title for i in before)
-        lines.append(template.render("example", before=names, next=items[case.history[end]].display_title))
+        lines.append(
+            template.render("example", before=names, next=items[case.history[end]].display_title)
+        )
     return "\n".join(lines) or NONE
 
 

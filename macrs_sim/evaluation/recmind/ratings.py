@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from macrs_sim.data.splits import Interactions
 from macrs_sim.errors import DataError
 
-_RATING_SQL = (
-    "SELECT user_id, item_id, rating FROM interactions ORDER BY user_id, timestamp, rowid"
-)
+_RATING_SQL = "SELECT user_id, item_id, rating FROM interactions ORDER BY user_id, timestamp, rowid"
 
 
 @dataclass(frozen=True)

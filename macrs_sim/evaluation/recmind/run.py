@@ -51,7 +51,9 @@ class TaskEnv:
     questions: QuestionSettings
 
     def histories(self) -> dict[str, tuple[tuple[str, float | None], ...]]:
-        return {c.user_id: tuple(zip(c.history, c.history_ratings, strict=True)) for c in self.cases}
+        return {
+            c.user_id: tuple(zip(c.history, c.history_ratings, strict=True)) for c in self.cases
+        }
 
 
 def describe(err: BaseException) -> str:
@@ -105,13 +107,17 @@ class _Run:
         return Answer(case, question, answer, error, seconds, scored, calls)
 
 
-async def run_one(env: TaskEnv, solver_name: str, prompting: Prompting) -> tuple[RunRow, list[Answer]]:
+async def run_one(
+    env: TaskEnv, solver_name: str, prompting: Prompting
+) -> tuple[RunRow, list[Answer]]:
     """Every case asked of a fresh solver; the row sums them up."""
     log, judge_log, tool_log = CallLog(), CallLog(), ToolCallLog()
     client = AccountingClient(env.client, log, env.model_name)
     judge = AccountingClient(env.judge_client, judge_log, env.model_name)
     histories = env.histories()
-    ctx = SolverContext(client, env.dataset, histories, env.prompts, env.settings.max_steps, tool_log)
+    ctx = SolverContext(
+        client, env.dataset, histories, env.prompts, env.settings.max_steps, tool_log
+    )
     solver = solver_factory(solver_name)(ctx)
     run = _Run(env, f"{solver_name}|{prompting}", solver, judge, log)
     limit = asyncio.Semaphore(env.settings.concurrency)

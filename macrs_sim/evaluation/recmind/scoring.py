@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from macrs_sim.evaluation.recmind.answers import parse_rating, parse_ranking
+from macrs_sim.evaluation.recmind.answers import parse_ranking, parse_rating
 from macrs_sim.evaluation.recmind.cases import TaskCase
 from macrs_sim.evaluation.recmind.judge import ExplanationVerdict
 from macrs_sim.evaluation.recmind.metrics import (
     mean_or_nan,
-    rating_metrics,
     ranking_metrics,
+    rating_metrics,
     target_position,
 )
 from macrs_sim.evaluation.recmind.settings import Task

@@ -8,7 +8,7 @@ from a `SolverContext`, so nothing a solver remembers leaks from one run into an
 
 from __future__ import annotations
 
-from autogen_core.models import ChatCompletionClient, SystemMessage, UserMessage
+from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
 
 from macrs_sim.errors import ConfigError
 from macrs_sim.evaluation.recmind.contract import SolverContext, SolverFactory, TaskSolver
@@ -26,7 +26,10 @@ class DirectSolver:
         self.system = system
 
     async def solve(self, question: str, *, user_id: str) -> str:
-        messages = [SystemMessage(content=self.system), UserMessage(content=question, source="user")]
+        messages: list[LLMMessage] = [
+            SystemMessage(content=self.system),
+            UserMessage(content=question, source="user"),
+        ]
         result = await self.client.create(messages)
         return result.content if isinstance(result.content, str) else ""
 
