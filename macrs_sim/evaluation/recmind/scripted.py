@@ -66,7 +66,9 @@ def explanation_rule(req: ScriptedRequest) -> str:
 
 
 def judge_rule(req: ScriptedRequest) -> BaseModel:
-    text = _question(req)
+    # The prompt, even when repair turns came after it.
+    texts = [message_text(m) for m in req.messages]
+    text = next((t for t in texts if _EXPLANATION.search(t)), "")
     found = _EXPLANATION.search(text)
     explanation = found.group(1) if found else ""
     history = _HISTORY_LINE.findall(text.split("\n\nThe movie the explanation")[0])
