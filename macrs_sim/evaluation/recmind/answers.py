@@ -2,10 +2,11 @@
 
 A ranking answer is read entry by entry: one per line, or comma-separated when the
 answer is a single line (RecMind's "Finish [a, b, c]"). An entry names a candidate by
-its id (the first word, after any list marker such as "1." or "-") or by its title; a
-title shared by several candidates (a remake, two films called "Heat") counts only with
-its year. Entries that name no candidate are dropped and counted; repeats keep their
-first place. An answer naming no candidate at all is unparsable.
+its id (the first word, after any list marker such as "1." or "-") or by its title, with
+or without a wrong id before it (small models miscopy ids); a title shared by several
+candidates (a remake, two films called "Heat") counts only with its year. Entries that
+name no candidate are dropped and counted; repeats keep their first place. An answer
+naming no candidate at all is unparsable.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def _entries(answer: str, ids: set[str], titles: dict[str, str]) -> list[str]:
     lines = [line for line in answer.splitlines() if line.strip()]
     if len(lines) != 1 or _resolve(lines[0], ids, titles) is not None:
         return lines
-    line = _FINISH.sub("", lines[0]).rstrip(" ])")
+    line = _FINISH.sub("", lines[0]).rstrip(" ]")
     return [part for part in line.split(",") if part.strip()]
 
 
@@ -65,7 +66,8 @@ def _resolve(entry: str, ids: set[str], titles: dict[str, str]) -> str | None:
     first = text.split(maxsplit=1)[0].strip(_EDGE) if text.split() else ""
     if first in ids:
         return first
-    return titles.get(_norm(text))
+    rest = text.split(maxsplit=1)[1] if len(text.split()) > 1 else ""
+    return titles.get(_norm(text)) or titles.get(_norm(rest))
 
 
 def parse_ranking(

@@ -98,12 +98,10 @@ def build_question(
     elif task == "explanation":
         values["item"] = items[case.target].display_title
     else:
-        first = case.candidates[0]
         values |= {
             "history": render_history(case.history, items, settings.history_len),
             "top_n": settings.top_n,
             "candidates": render_candidates(case.candidates, items),
-            "example_line": f"{first} {items[first].display_title}",
         }
         if prompting == "few-shot":
             values["examples"] = next_item_examples(case, items, template, settings.shots)

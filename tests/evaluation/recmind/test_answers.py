@@ -20,6 +20,10 @@ CANDIDATES = ("m4", "m1", "m7", "m3")  # Alien, Heat (1995), Heat (1986), Up
         ("m1 Heat (1995)\nm4 Alien (1979)\n", ("m1", "m4"), ()),
         ("1. m3 Up (2009)\n2) m7 Heat (1986)\n- m4", ("m3", "m7", "m4"), ()),
         ("Finish [m7, m1, m3]", ("m7", "m1", "m3"), ()),
+        # a miscopied id before a candidate's title: the title counts
+        ("m712 Heat (1986)\nm2 Alien (1979)", ("m7", "m4"), ()),
+        # a miscopied id and a title that is no candidate's: dropped, shown as written
+        ("m215 Amy (2015)", (), ("m215 Amy (2015)",)),
         ("Answer: m4, m4, m1", ("m4", "m1"), ()),
         # titles: with the year; "Heat" alone names two candidates, so it names none
         ("Heat (1986)\nalien\n  HEAT  ", ("m7", "m4"), ("HEAT",)),

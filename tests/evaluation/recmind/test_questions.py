@@ -17,8 +17,8 @@ CASE = TaskCase(
 )
 SETTINGS = QuestionSettings(top_n=2, history_len=3, shots=2, low=0.5, high=5.0)
 ANSWER_FORMAT = (
-    "Answer with one candidate per line, best first: its id, then its title, like "
-    '"m7 Heat (1986)". Write nothing else.'
+    "Answer with one candidate per line, best first: its id, then its title, as in the list "
+    "of candidates. Write nothing else."
 )
 
 
