@@ -7,11 +7,14 @@ import asyncio
 import math
 import re
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from macrs_sim.errors import ConfigError
@@ -94,9 +97,36 @@ def _print_table(result: Any) -> None:
                          no_wrap=True)  # fmt: skip
     for r in rows:
         table.add_row(*(_cell(r[key], fmt) for _, key, fmt in columns))
-    # Not a terminal (a pipe, a log file): wide enough for every column, never cut.
-    width = None if sys.stdout.isatty() else 200
+    # Wide enough for every column whatever the terminal or pipe: a number is never cut
+    # (the table is only as wide as its cells; a narrow terminal wraps the lines).
+    width = max(Console().width, 200)
     Console(markup=False, highlight=False, width=width).print(table)
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[int], Callable[[], None]] | None]:
+    """One bar over every question of every run, on a terminal's stderr (None otherwise).
+
+    It appears when the first question is asked, so an error before that is one line."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    columns = (TextColumn("questions"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    bars = Progress(*columns, console=Console(stderr=True), transient=True)
+
+    def start(total: int) -> Callable[[], None]:
+        bars.start()
+        task = bars.add_task("questions", total=total)
+        return lambda: bars.advance(task)
+
+    try:
+        yield start
+    finally:
+        bars.stop()
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr)
 
 
 def _eval_recmind(args: argparse.Namespace) -> int:
@@ -105,7 +135,8 @@ def _eval_recmind(args: argparse.Namespace) -> int:
     settings = _settings(args)
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(args.dataset).stem).strip("-") or "dataset"
     out = Path(args.out or f"reports/recmind-{settings.task}-{slug}")
-    result = asyncio.run(evaluate(settings, out, lambda line: print(line, file=sys.stderr)))
+    with _progress(not args.no_progress) as progress:
+        result = asyncio.run(evaluate(settings, out, _to_stderr, progress))
     _print_table(result)
     print("wrote " + ", ".join(str(p) for p in result.files))
     return 0
@@ -133,4 +164,5 @@ def add_recmind_eval(ev: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--concurrency", type=int, default=1, help="questions in flight")
     p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature")
     p.add_argument("--out", help="folder for results.csv/.json, answers.jsonl, settings.json")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=_eval_recmind)

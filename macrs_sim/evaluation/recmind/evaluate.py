@@ -75,9 +75,17 @@ async def _clients(
     return out[0], out[1]
 
 
+def _quiet(_: str) -> None:
+    return None
+
+
 async def evaluate(
-    settings: EvalSettings, out: Path, notify: Callable[[str], None] = lambda _: None
+    settings: EvalSettings,
+    out: Path,
+    notify: Callable[[str], None] = _quiet,
+    progress: Callable[[int], Callable[[], None]] | None = None,
 ) -> EvalResult:
+    """`progress(total questions)` returns what to call after each answer."""
     for name in settings.solvers:
         check_solver(name)
     cfg = DataConfig(dataset=settings.dataset)
@@ -102,11 +110,16 @@ async def evaluate(
     try:
         env = TaskEnv(settings, dataset, items, cases, PromptLibrary(), client, judge,
                       model_name(settings.model), questions)  # fmt: skip
+        step = (
+            progress(len(cases) * len(settings.solvers) * len(settings.prompting))
+            if progress
+            else None
+        )
         rows: list[RunRow] = []
         answers: list[tuple[str, str, list[Answer]]] = []
         for solver in settings.solvers:
             for prompting in settings.prompting:
-                row, run = await run_one(env, solver, prompting)
+                row, run = await run_one(env, solver, prompting, step)
                 rows.append(row)
                 answers.append((solver, prompting, run))
                 notify(f"{solver} {prompting}: {row.n} questions in {row.total_seconds:.1f} s")

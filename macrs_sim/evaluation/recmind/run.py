@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from autogen_core.models import ChatCompletionClient
@@ -108,9 +108,12 @@ class _Run:
 
 
 async def run_one(
-    env: TaskEnv, solver_name: str, prompting: Prompting
+    env: TaskEnv,
+    solver_name: str,
+    prompting: Prompting,
+    on_answer: Callable[[], None] | None = None,
 ) -> tuple[RunRow, list[Answer]]:
-    """Every case asked of a fresh solver; the row sums them up."""
+    """Every case asked of a fresh solver; the row sums them up. `on_answer`: progress."""
     log, judge_log, tool_log = CallLog(), CallLog(), ToolCallLog()
     client = AccountingClient(env.client, log, env.model_name)
     judge = AccountingClient(env.judge_client, judge_log, env.model_name)
@@ -124,7 +127,10 @@ async def run_one(
 
     async def one(case: TaskCase) -> Answer:
         async with limit:
-            return await run.ask(case, prompting)
+            answer = await run.ask(case, prompting)
+        if on_answer is not None:
+            on_answer()
+        return answer
 
     answers = list(await asyncio.gather(*(one(c) for c in env.cases)))
     row = make_row(env.settings, solver_name, prompting, env.cases, answers, env.questions,
