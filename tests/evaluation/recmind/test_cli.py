@@ -158,3 +158,23 @@ def test_out_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         code == 2 and err == f"error: --out {taken}: not a folder (expected where the results go)\n"
     )
     assert taken.read_text() == "mine"
+
+
+def test_a_scenario_file_names_the_model_and_time_is_measured(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each scripted call takes 0.05 s: one call per question, so at least that per question."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(
+        'name = "t"\n[model]\nbackend = "scripted"\nlatency_s = 0.05\n'
+        '[[systems]]\nname = "m"\nkind = "macrs"\n'
+    )
+    out = tmp_path / "o"
+    argv = ("--users", "2", "--candidates", "5", "--prompting", "zero-shot", "--out", str(out))
+    code, _, _ = run(capsys, "direct", "demo", "--model", str(scenario), *argv)
+    assert code == 0
+    (row,) = results(out)
+    assert 0.05 <= float(row["seconds_per_question"]) < 1.0  # type: ignore[arg-type]
+    assert row["llm_calls_per_question"] == 1.0
+    settings = json.loads((out / "settings.json").read_text())
+    assert settings["model"]["latency_s"] == 0.05 and settings["judge_model"] == settings["model"]

@@ -85,3 +85,26 @@ def test_no_question_shows_the_target_outside_its_own_slot(
         for prompting in ("zero-shot", "few-shot"):
             text = ask(catalog, prompts, task, prompting)
             assert text.count("Up (2009)") == 1  # in the candidate list only
+
+
+def test_judge_sees_history_item_facts_and_the_explanation(
+    catalog: Catalog, prompts: PromptLibrary
+) -> None:
+    from macrs_sim.evaluation.recmind.judge import judge_messages, judge_template
+
+    items = {i.item_id: i for i in catalog}
+    case = TaskCase("u1", ("m2", "m4"), (None, None), "m1", None)
+    system, user = judge_messages(judge_template(prompts), case, items, "Pacino.", 1)
+    assert str(system.content).startswith("You are an impartial evaluator of explanations")
+    assert user.content == (
+        "The user watched these movies, oldest first:\n- Alien (1979)\n\n"
+        "The movie the explanation is about: Heat (1995)\n"
+        "What the catalog says about it: genres: Crime, Thriller; director: Michael Mann; "
+        "cast: Al Pacino, Robert De Niro\n\n"
+        "The explanation:\nPacino.\n\n"
+        "Score the explanation from 1 (poor) to 5 (excellent) on:\n"
+        "(1) quality: is it fluent, specific and informative about the movie?\n"
+        "(2) rationality: do its reasons fit this user's history and the movie's real "
+        "attributes, without inventing facts?\n\n"
+        'Reply in JSON with "quality" and "rationality", each an integer from 1 to 5.'
+    )
