@@ -54,11 +54,17 @@ def _title_index(candidates: Sequence[str], items: Mapping[str, Item]) -> dict[s
 
 
 def _entries(answer: str, ids: set[str], titles: dict[str, str]) -> list[str]:
+    """Lines; a single line split at commas, unless only the whole line names a candidate
+    (a title with a comma in it: "Shawshank Redemption, The")."""
     lines = [line for line in answer.splitlines() if line.strip()]
-    if len(lines) != 1 or _resolve(lines[0], ids, titles) is not None:
+    if len(lines) != 1:
         return lines
     line = _FINISH.sub("", lines[0]).rstrip(" ]")
-    return [part for part in line.split(",") if part.strip()]
+    parts = [part for part in line.split(",") if part.strip()]
+    named = sum(1 for part in parts if _resolve(part, ids, titles) is not None)
+    if named <= 1 and _resolve(line, ids, titles) is not None:
+        return [line]
+    return parts
 
 
 def _resolve(entry: str, ids: set[str], titles: dict[str, str]) -> str | None:

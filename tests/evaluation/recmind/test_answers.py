@@ -25,6 +25,13 @@ CANDIDATES = ("m4", "m1", "m7", "m3")  # Alien, Heat (1995), Heat (1986), Up
         # a miscopied id and a title that is no candidate's: dropped, shown as written
         ("m215 Amy (2015)", (), ("m215 Amy (2015)",)),
         ("Answer: m4, m4, m1", ("m4", "m1"), ()),
+        # one line, ids and titles, as the embedded model wrote it
+        (
+            "m1 Heat (1995), m3 Up (2009), m8 The Godfather (1972)",
+            ("m1", "m3"),
+            ("m8 The Godfather (1972)",),
+        ),
+        ("Finish [m3]", ("m3",), ()),
         # titles: with the year; "Heat" alone names two candidates, so it names none
         ("Heat (1986)\nalien\n  HEAT  ", ("m7", "m4"), ("HEAT",)),
         # an item that is not a candidate (m2) and prose are dropped and counted
@@ -71,3 +78,11 @@ def test_ratings_on_the_scale(answer: str, value: float | None) -> None:
 def test_explanation_empty_is_none() -> None:
     assert parse_explanation("  \n ") is None
     assert parse_explanation(" Because. \n") == "Because."
+
+
+def test_a_title_with_a_comma_on_one_line(catalog: Catalog) -> None:
+    from macrs_sim.protocol import Item
+
+    items = {"5": Item(item_id="5", title="Shawshank Redemption, The", year=1994),
+             "6": Item(item_id="6", title="Up", year=2009)}  # fmt: skip
+    assert parse_ranking("Shawshank Redemption, The (1994)", ("5", "6"), items).ranked == ("5",)
