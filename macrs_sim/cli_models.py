@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from macrs_sim.cli_eval_interecagent import add_interecagent_eval
+from macrs_sim.cli_eval_recmind import add_recmind_eval
 from macrs_sim.cli_eval_toolrec import add_toolrec_eval
 from macrs_sim.errors import ConfigError
 
@@ -248,3 +249,4 @@ def add_model_commands(
     seq.set_defaults(func=_eval_sequential)
     add_interecagent_eval(ev)
     add_toolrec_eval(ev)
+    add_recmind_eval(ev)

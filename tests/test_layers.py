@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "cli_view",
         "cli_eval_interecagent",
         "cli_eval_toolrec",
+        "cli_eval_recmind",
     ),
     ("__init__",),
 )

@@ -1,0 +1,72 @@
+"""One answer scored, and a run's answers summed up into the task's metrics.
+
+Typed records all the way: a `Scored` keeps what was read from the answer (the ranked
+candidates, the rating, the judge's verdict), and the row's metrics are computed from
+those records, never from the answer text again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from macrs_sim.evaluation.recmind.answers import parse_ranking, parse_rating
+from macrs_sim.evaluation.recmind.cases import TaskCase
+from macrs_sim.evaluation.recmind.judge import ExplanationVerdict
+from macrs_sim.evaluation.recmind.metrics import (
+    mean_or_nan,
+    ranking_metrics,
+    rating_metrics,
+    target_position,
+)
+from macrs_sim.evaluation.recmind.settings import Task
+from macrs_sim.protocol import Item
+
+
+@dataclass(frozen=True)
+class Scored:
+    """What one answer came to. `parsed` False: the answer could not be read (a miss)."""
+
+    parsed: bool
+    ranked: tuple[str, ...] = ()
+    unmatched: tuple[str, ...] = ()
+    position: int | None = None
+    rating: float | None = None
+    verdict: ExplanationVerdict | None = None
+    judge_error: str | None = None
+
+
+def score_ranking(answer: str, case: TaskCase, items: Mapping[str, Item]) -> Scored:
+    read = parse_ranking(answer, case.candidates, items)
+    position = target_position(read.ranked, case.target)
+    return Scored(read.parsed, read.ranked, read.unmatched, position)
+
+
+def score_rating(answer: str, low: float, high: float) -> Scored:
+    rating = parse_rating(answer, low, high)
+    return Scored(rating is not None, rating=rating)
+
+
+def summarize(
+    task: Task,
+    cases: Sequence[TaskCase],
+    scored: Sequence[Scored],
+    *,
+    ks: Sequence[int],
+    fallback_rating: float,
+) -> dict[str, float]:
+    """The task's metrics over all cases, unparsable answers and errors included."""
+    if task == "rating":
+        truth = [c.target_rating for c in cases]
+        if any(t is None for t in truth):
+            raise ValueError("rating cases need the held-out rating")
+        return rating_metrics(
+            [s.rating for s in scored], [t for t in truth if t is not None], fallback_rating
+        )
+    if task == "explanation":
+        judged = [s.verdict for s in scored if s.verdict is not None]
+        return {
+            "quality": mean_or_nan([v.quality for v in judged]),
+            "rationality": mean_or_nan([v.rationality for v in judged]),
+        }
+    return ranking_metrics([s.position for s in scored], ks)

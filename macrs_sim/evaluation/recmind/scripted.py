@@ -1,0 +1,89 @@
+"""Scripted answers for roles recmind_tasks.<task> and recmind_tasks.judge.
+
+They read the question back from the prompt (its layout is the templates' own) and
+answer from its content only, so every task runs end to end on the scripted backend with
+the same numbers every time: a ranking is the candidates in a seeded hash order; a rating
+is the mean of the ratings the question shows (the middle of the scale when it shows
+none); an explanation names the movie and the first movies of the history; the judge
+rewards length (quality) and the history titles an explanation names (rationality).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from macrs_sim.evaluation.recmind.judge import JUDGE_ROLE, ExplanationVerdict
+from macrs_sim.llm.base import message_text
+from macrs_sim.llm.scripted import Rule, ScriptedRequest
+
+_CANDIDATES = re.compile(r"\nCandidates:\n(.*?)\n\n", re.DOTALL)
+_TOP_N = re.compile(r"the top (\d+) movies")
+_SCALE = re.compile(r"one number from (\S+) to (\S+?)\.")
+_RATED = re.compile(r"^.+: (\d+(?:\.\d+)?)$", re.MULTILINE)
+_HISTORY_LINE = re.compile(r"^- (.+)$", re.MULTILINE)
+_WATCHED = re.compile(r"watched the movie (.+?)\. Explain")
+_EXPLANATION = re.compile(r"\nThe explanation:\n(.*?)\n\nScore ", re.DOTALL)
+
+
+def _question(req: ScriptedRequest) -> str:
+    return message_text(req.messages[-1]) if req.messages else ""
+
+
+def _hash(*parts: object) -> int:
+    return int.from_bytes(hashlib.sha256("|".join(map(str, parts)).encode()).digest()[:8], "big")
+
+
+def ranking_rule(seed: int) -> Rule:
+    def answer(req: ScriptedRequest) -> str:
+        text = _question(req)
+        found = _CANDIDATES.search(text)
+        lines = found.group(1).splitlines() if found else []
+        top = _TOP_N.search(text)
+        ordered = sorted(lines, key=lambda line: _hash(seed, text, line.split(" ", 1)[0]))
+        return "\n".join(ordered[: int(top.group(1)) if top else 10])
+
+    return answer
+
+
+def rating_rule(req: ScriptedRequest) -> str:
+    text = _question(req)
+    shown = [float(v) for v in _RATED.findall(text)]
+    scale = _SCALE.search(text)
+    low, high = (float(scale.group(1)), float(scale.group(2))) if scale else (1.0, 5.0)
+    value = sum(shown) / len(shown) if shown else (low + high) / 2
+    return f"{round(value * 2) / 2:g}"
+
+
+def explanation_rule(req: ScriptedRequest) -> str:
+    text = _question(req)
+    found = _WATCHED.search(text)
+    movie = found.group(1) if found else "this movie"
+    return f"{movie} has the tone and pace of the films you watch; give it a try."
+
+
+def judge_rule(req: ScriptedRequest) -> BaseModel:
+    # The prompt, even when repair turns came after it.
+    texts = [message_text(m) for m in req.messages]
+    text = next((t for t in texts if _EXPLANATION.search(t)), "")
+    found = _EXPLANATION.search(text)
+    explanation = found.group(1) if found else ""
+    history = _HISTORY_LINE.findall(text.split("\n\nThe movie the explanation")[0])
+    named = sum(1 for title in history if title in explanation)
+    return ExplanationVerdict(
+        quality=min(5, 1 + len(explanation.split()) // 8), rationality=min(5, 1 + named)
+    )
+
+
+def task_scripted_rules(catalog_titles: Sequence[str] = (), *, seed: int = 0) -> dict[str, Rule]:
+    """Rules for the task roles (titles unused: the questions carry their candidates)."""
+    return {
+        "recmind_tasks.rating": rating_rule,
+        "recmind_tasks.direct": ranking_rule(seed),
+        "recmind_tasks.sequential": ranking_rule(seed),
+        "recmind_tasks.explanation": explanation_rule,
+        JUDGE_ROLE: judge_rule,
+    }
