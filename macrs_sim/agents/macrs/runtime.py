@@ -1,23 +1,27 @@
 """MACRS's autogen-core runtime: `SingleThreadedAgentRuntime` minus the work done for
 listeners that are not there.
 
-autogen-core 0.7 builds, for every `send_message`, an f-string of the message's `__dict__`
-(a repr of the whole dialogue history), five JSON serialisations of the request and reply
-for `MessageEvent`s, and four OpenTelemetry spans with their attributes: about 0.25 ms of
-CPU per message even with logging off and no tracer. While nobody listens (the
-`autogen_core` and `autogen_core.events` loggers below INFO, no tracer provider set) this
-runtime delivers through the same queue, background tasks, agents and typed handlers,
-without building any of that; as soon as someone listens, every path is autogen-core's own.
+For every `send_message`, autogen-core 0.7 formats the request's and the reply's
+`__dict__` into log strings (a repr of the whole dialogue history), serialises both for
+`MessageEvent`s, opens four OpenTelemetry spans with their attributes, and passes request
+and reply through its queue, each in a task of its own: about 0.25 ms of CPU per message,
+with logging off and no tracer. While nobody listens (the `autogen_core` and
+`autogen_core.events` loggers below INFO, no tracer provider when the runtime is made) and
+nothing else needs the queue (no intervention handlers, no cancellation token from the
+sender), this runtime calls the recipient's typed handler directly, in the sender's task:
+the same agents, the same message objects, the same `MessageContext` and handler context,
+the handler's reply or exception. Otherwise, every path is autogen-core's own.
 
-The overridden methods are private to autogen-core; tests/agents/macrs/test_runtime.py
-fails loudly if their names or signatures change.
+Differences while quiet: a cancelled sender cancels its handler (autogen-core lets it run
+on), and `stop_when_idle` does not wait for direct sends (MACRS stops with `stop`).
+The overrides touch private parts of autogen-core; tests/agents/macrs/test_runtime.py
+fails loudly if those change.
 """
 
 from __future__ import annotations
 
 import logging
 import uuid
-from asyncio import CancelledError, get_running_loop
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,10 +34,6 @@ from autogen_core import (
     MessageContext,
     MessageHandlerContext,
     SingleThreadedAgentRuntime,
-)
-from autogen_core._single_threaded_agent_runtime import (
-    ResponseMessageEnvelope,
-    SendMessageEnvelope,
 )
 from opentelemetry.trace import (
     NoOpTracerProvider,
@@ -102,61 +102,19 @@ class QuietRuntime(SingleThreadedAgentRuntime):
         cancellation_token: CancellationToken | None = None,
         message_id: str | None = None,
     ) -> Any:
-        if self._observed():
+        quiet = not (self._observed() or self._intervention_handlers)
+        # A caller's token can cancel the send; autogen-core's queue links it to the reply.
+        if not quiet or cancellation_token is not None or self._run_context is None:
             return await super().send_message(
                 message, recipient, sender=sender,
                 cancellation_token=cancellation_token, message_id=message_id,
             )  # fmt: skip
-        token = CancellationToken() if cancellation_token is None else cancellation_token
-        future = get_running_loop().create_future()
-        if recipient.type not in self._known_agent_names:
+        if recipient.type not in self._agent_factories:
             raise Exception("Recipient not found")  # autogen-core's own exception and text
-        envelope = SendMessageEnvelope(
-            message=message, recipient=recipient, future=future, cancellation_token=token,
-            sender=sender, message_id=str(uuid.uuid4()) if message_id is None else message_id,
+        agent = await self._get_agent(recipient)
+        context = MessageContext(
+            sender=sender, topic_id=None, is_rpc=True, cancellation_token=CancellationToken(),
+            message_id=str(uuid.uuid4()) if message_id is None else message_id,
         )  # fmt: skip
-        await self._message_queue.put(envelope)
-        token.link_future(future)
-        return await future
-
-    async def _process_send(self, message_envelope: SendMessageEnvelope) -> None:
-        if self._observed():
-            return await super()._process_send(message_envelope)
-        envelope, recipient = message_envelope, message_envelope.recipient
-        if recipient.type not in self._known_agent_names:
-            raise LookupError(f"Agent type '{recipient.type}' does not exist.")
-        try:
-            agent = await self._get_agent(recipient)
-            context = MessageContext(
-                sender=envelope.sender, topic_id=None, is_rpc=True,
-                cancellation_token=envelope.cancellation_token, message_id=envelope.message_id,
-            )  # fmt: skip
-            with MessageHandlerContext.populate_context(agent.id):
-                response = await agent.on_message(envelope.message, ctx=context)
-        except CancelledError as e:
-            if not envelope.future.cancelled():
-                envelope.future.set_exception(e)
-            self._message_queue.task_done()
-            return
-        except BaseException as e:
-            envelope.future.set_exception(e)
-            self._message_queue.task_done()
-            return
-        if self._intervention_handlers is None and not envelope.future.cancelled():
-            # Nothing can intercept the reply: resolve it here, without a second pass
-            # through the queue (autogen-core queues a ResponseMessageEnvelope).
-            envelope.future.set_result(response)
-        elif self._intervention_handlers is not None:
-            reply = ResponseMessageEnvelope(
-                message=response, future=envelope.future, sender=recipient,
-                recipient=envelope.sender,
-            )  # fmt: skip
-            await self._message_queue.put(reply)
-        self._message_queue.task_done()
-
-    async def _process_response(self, message_envelope: ResponseMessageEnvelope) -> None:
-        if self._observed():
-            return await super()._process_response(message_envelope)
-        if not message_envelope.future.cancelled():
-            message_envelope.future.set_result(message_envelope.message)
-        self._message_queue.task_done()
+        with MessageHandlerContext.populate_context(agent.id):
+            return await agent.on_message(message, ctx=context)

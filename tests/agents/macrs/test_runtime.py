@@ -6,11 +6,11 @@ fail loudly when an autogen-core upgrade renames or reshapes them."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import logging
 from collections.abc import Iterator
-from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -18,15 +18,12 @@ from autogen_core import (
     EVENT_LOGGER_NAME,
     ROOT_LOGGER_NAME,
     AgentId,
+    CancellationToken,
     MessageContext,
     RoutedAgent,
     SingleThreadedAgentRuntime,
     message_handler,
     try_get_known_serializers_for_type,
-)
-from autogen_core._single_threaded_agent_runtime import (
-    ResponseMessageEnvelope,
-    SendMessageEnvelope,
 )
 from autogen_core.logging import DeliveryStage, MessageEvent, MessageKind
 from opentelemetry.trace import NoOpTracerProvider, TracerProvider
@@ -39,8 +36,7 @@ from macrs_sim.llm.scripted import ScriptedChatCompletionClient
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import DialogueState, UserTurn, Utterance
 
-OVERRIDDEN = ("_try_serialize", "_create_otel_attributes", "send_message", "_process_send",
-              "_process_response")  # fmt: skip
+OVERRIDDEN = ("_try_serialize", "_create_otel_attributes", "send_message")
 REQUEST = RespondRequest(
     turn=2,
     dialogue_history=[Utterance(speaker="user", text='a "heist" film ✓ ')],
@@ -53,10 +49,16 @@ class Echo(RoutedAgent):
     def __init__(self) -> None:
         super().__init__("echo")
         self.seen: list[RespondRequest] = []
+        self.contexts: list[MessageContext] = []
+        self.tasks: list[asyncio.Task[Any] | None] = []
 
     @message_handler
     async def on_respond(self, message: RespondRequest, ctx: MessageContext) -> CandidateReply:
         self.seen.append(message)
+        self.contexts.append(ctx)
+        self.tasks.append(asyncio.current_task())
+        if message.suggestion == "wait":
+            await asyncio.sleep(60)
         if message.suggestion == "fail":
             raise KeyError("no such act")
         return CandidateReply(act="ask", text=f"turn {message.turn}")
@@ -112,16 +114,12 @@ def test_the_overridden_autogen_core_methods_still_exist_with_the_same_parameter
         ours = inspect.signature(getattr(QuietRuntime, name))
         assert list(ours.parameters) == list(inspect.signature(base).parameters), name
         assert getattr(QuietRuntime, name) is not base  # the override is in place
-    for attr in ("_message_queue", "_intervention_handlers", "_tracer_helper"):
-        assert attr in SingleThreadedAgentRuntime().__dict__, attr
-    assert isinstance(SingleThreadedAgentRuntime._known_agent_names, property)
-    assert [f.name for f in fields(SendMessageEnvelope)] == [
-        "message", "sender", "recipient", "future", "cancellation_token", "metadata",
-        "message_id",
-    ]  # fmt: skip
-    assert [f.name for f in fields(ResponseMessageEnvelope)] == [
-        "message", "future", "sender", "recipient", "metadata",
-    ]  # fmt: skip
+    runtime = SingleThreadedAgentRuntime()
+    for attr in ("_agent_factories", "_intervention_handlers", "_tracer_helper", "_run_context"):
+        assert attr in runtime.__dict__, f"autogen-core's runtime has no {attr}"
+    assert isinstance(runtime._agent_factories, dict)
+    assert list(inspect.signature(runtime._get_agent).parameters) == ["agent_id"]
+    assert hasattr(runtime._tracer_helper, "tracer_provider")
 
 
 async def test_typed_messages_go_through_without_serialising_or_logging(
@@ -135,6 +133,10 @@ async def test_typed_messages_go_through_without_serialising_or_logging(
     await runtime.stop()
     assert reply == CandidateReply(act="ask", text="turn 2")
     assert agent.seen == [REQUEST] and agent.seen[0] is REQUEST  # the object itself
+    assert agent.tasks == [asyncio.current_task()]  # called directly, not via the queue
+    (ctx,) = agent.contexts
+    assert (ctx.sender, ctx.topic_id, ctx.is_rpc) == (None, None, True)
+    assert len(ctx.message_id) == 36 and not ctx.cancellation_token.is_cancelled()
     assert (serialised.calls, attributes.calls) == (0, 0)
 
 
@@ -145,6 +147,23 @@ async def test_a_handler_error_reaches_the_sender_as_with_autogen_core() -> None
             await runtime.send_message(failing, AgentId("echo", "d1"))
         with pytest.raises(Exception, match="^Recipient not found$"):
             await runtime.send_message(REQUEST, AgentId("nobody", "d1"))
+        await runtime.stop()
+
+
+async def test_a_sender_s_cancellation_token_cancels_the_send_as_with_autogen_core() -> None:
+    waiting = REQUEST.model_copy(update={"suggestion": "wait"})
+    for runtime in (await started(QuietRuntime()), await started(SingleThreadedAgentRuntime())):
+        token = CancellationToken()
+        send = asyncio.ensure_future(
+            runtime.send_message(waiting, AgentId("echo", "d1"), cancellation_token=token)
+        )
+        await asyncio.sleep(0.05)
+        token.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await send
+        agent = await runtime.try_get_underlying_agent_instance(AgentId("echo", "d1"), Echo)
+        assert agent.contexts[0].cancellation_token is token
+        assert agent.tasks[0] is not asyncio.current_task()  # autogen-core's queue
         await runtime.stop()
 
 
