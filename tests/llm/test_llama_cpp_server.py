@@ -172,4 +172,5 @@ async def test_json_schema_modes_are_refused_with_one_clear_line(
     line = str(refused.value)
     assert refused.value.status_code == 500 and "\n" not in line
     assert line.startswith(f"{llama_server} rejected the request as malformed (HTTP 500: ")
-    assert line.endswith(' or "json_object" or "prompt" or "auto"')  # what to set instead
+    assert "set [model] structured_outputs to " in line  # what to set instead
+    assert line.endswith('"json_object" or "prompt" or "auto"')
