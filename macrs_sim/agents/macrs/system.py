@@ -28,6 +28,7 @@ from macrs_sim.agents.macrs.messages import (
     StrategyReflectRequest,
     TrajectoryStep,
 )
+from macrs_sim.agents.macrs.runtime import QuietRuntime
 from macrs_sim.agents.macrs.schemas import StrategyOutput, UserProfile
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
 from macrs_sim.protocol import DialogueAct, DialogueState, ItemRef, SystemTurn
@@ -182,7 +183,7 @@ class MACRSRecommender:
 
     async def _ensure_runtime(self) -> SingleThreadedAgentRuntime:
         if self._runtime is None:
-            runtime = SingleThreadedAgentRuntime()
+            runtime = QuietRuntime()
             await register_roles(runtime, self._prompts, self._setup)
             runtime.start()
             self._runtime = runtime
