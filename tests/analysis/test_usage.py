@@ -25,7 +25,10 @@ from macrs_sim.protocol import LLMCallRecord, ToolCallRecord
 from macrs_sim.store import RunStore
 from tests.analysis.handmade_runs import Script, make_run, make_sample
 
-SYSTEMS = [{"name": "IRA", "kind": "interecagent"}, {"name": "MACRS", "kind": "macrs"}]
+SYSTEMS: list[dict[str, object]] = [
+    {"name": "IRA", "kind": "interecagent"},
+    {"name": "MACRS", "kind": "macrs"},
+]
 SAMPLES = [make_sample("s-1", "m1"), make_sample("s-2", "m2")]
 SCRIPTS = [
     Script("IRA", "s-1", ("A", "R", "R")),
