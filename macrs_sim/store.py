@@ -1,8 +1,9 @@
-"""The run store: one SQLite file per run holding samples, dialogues, turns and model calls.
+"""The run store: one SQLite file per run holding samples, dialogues, turns, model and tool calls.
 
 Dialogues are written whole (dialogue + turns + calls in one transaction), so an
 interrupted campaign never leaves a half-written dialogue behind and
-`finished_dialogue_ids` is a safe resume point.
+`finished_dialogue_ids` is a safe resume point. The `tool_calls` table came later
+in the same format: opening a store made before it adds the (empty) table.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from macrs_sim.errors import DataError
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 
 SCHEMA_VERSION = "1"
 STORE_FILE = "store.sqlite"  # a run directory's store (campaign.rundir lays the directory out)
@@ -48,12 +49,22 @@ CREATE TABLE events (
     id INTEGER PRIMARY KEY AUTOINCREMENT, ts REAL NOT NULL, kind TEXT NOT NULL,
     json TEXT NOT NULL);
 """
+# Added after format 1 shipped: `open` creates it in older stores (IF NOT EXISTS).
+_TOOL_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tool_calls (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, dialogue_id TEXT, system TEXT, role TEXT NOT NULL,
+    turn INTEGER, tool TEXT NOT NULL, input_json TEXT NOT NULL, output_chars INTEGER NOT NULL,
+    latency_s REAL NOT NULL, ok INTEGER NOT NULL, error TEXT);
+CREATE INDEX IF NOT EXISTS tool_calls_dialogue ON tool_calls(dialogue_id);
+"""
 
 _CALL_COLS = ", ".join(LLMCallRecord.model_fields)
 _INSERT_CALL = (
     f"INSERT INTO llm_calls ({_CALL_COLS}) "
     f"VALUES ({', '.join(':' + c for c in LLMCallRecord.model_fields)})"
 )
+_TOOL_COLS = "dialogue_id, system, role, turn, tool, input_json, output_chars, latency_s, ok, error"
+_INSERT_TOOL_CALL = f"INSERT INTO tool_calls ({_TOOL_COLS}) VALUES ({', '.join('?' * 10)})"
 _DIALOGUE_COLS = (
     "dialogue_id, system, sample_id, target_id, status, success_turn, max_turns, error, leaks"
 )
@@ -87,6 +98,7 @@ class RunStore:
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
+        self._tool_table = True  # False only for an old store opened read-only
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA foreign_keys=ON")
 
@@ -99,8 +111,8 @@ class RunStore:
         store = cls(path, _connect(path, "rwc"))
         # One transaction: a store has its whole schema and version, or nothing.
         store._conn.executescript(
-            f"BEGIN; {_SCHEMA} INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}');"
-            " COMMIT;"
+            f"BEGIN; {_SCHEMA} {_TOOL_SCHEMA}"
+            f" INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}'); COMMIT;"
         )
         return store
 
@@ -131,10 +143,25 @@ class RunStore:
             conn.close()
             raise DataError(f"{path}: damaged run store ({problem}); it cannot be read")
         try:
-            return cls(path, conn)
+            store = cls(path, conn)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise DataError(f"{path}: run store cannot be opened ({exc})") from None
+        store._add_tool_table()
+        return store
+
+    def _add_tool_table(self) -> None:
+        """Give a store made before `tool_calls` existed the table; a store that cannot be
+        written (a read-only copy) is read without it: it has no tool calls."""
+        has = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'"
+        if self._conn.execute(has).fetchone() is not None:
+            return
+        try:
+            self._conn.executescript(f"BEGIN; {_TOOL_SCHEMA} COMMIT;")
+        except sqlite3.OperationalError:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            self._tool_table = False
 
     @staticmethod
     def is_blank(path: Path | str) -> bool:
@@ -212,11 +239,14 @@ class RunStore:
         result: DialogueResult,
         calls: Sequence[LLMCallRecord],
         meta: Mapping[str, str] | None = None,
+        tool_calls: Sequence[ToolCallRecord] = (),
     ) -> None:
-        """Write a dialogue, its turns and its calls (and `meta` keys), all or nothing."""
+        """Write a dialogue, its turns, its model and tool calls (and `meta` keys), all or
+        nothing."""
         try:
             with self._transaction() as conn:
                 _insert_dialogue(conn, result, calls)
+                conn.executemany(_INSERT_TOOL_CALL, [_tool_row(t) for t in tool_calls])
                 _set_meta(conn, meta or {})
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"dialogue {result.dialogue_id} not written: {exc}") from None
@@ -244,16 +274,17 @@ class RunStore:
 
     def delete_error_dialogues(self) -> int:
         """Remove every dialogue stored as an error, in one transaction, so that it is run
-        again; its calls stay (they were paid for), no longer tied to a dialogue."""
+        again; its model and tool calls stay (they were made), no longer tied to a dialogue."""
         with self._transaction() as conn:
             ids = [
-                r[0]
+                (r[0],)
                 for r in conn.execute("SELECT dialogue_id FROM dialogues WHERE status = 'error'")
             ]
-            conn.executemany(
-                "UPDATE llm_calls SET dialogue_id = NULL WHERE dialogue_id = ?", [(i,) for i in ids]
-            )
-            conn.executemany("DELETE FROM dialogues WHERE dialogue_id = ?", [(i,) for i in ids])
+            for table in ("llm_calls", "tool_calls"):
+                conn.executemany(
+                    f"UPDATE {table} SET dialogue_id = NULL WHERE dialogue_id = ?", ids
+                )
+            conn.executemany("DELETE FROM dialogues WHERE dialogue_id = ?", ids)
         return len(ids)
 
     def uncached_usage(self) -> list[tuple[str, int, int]]:
@@ -265,11 +296,15 @@ class RunStore:
         return [(str(r[0]), int(r[1]), int(r[2])) for r in rows]
 
     def write_calls(
-        self, calls: Sequence[LLMCallRecord], meta: Mapping[str, str] | None = None
+        self,
+        calls: Sequence[LLMCallRecord],
+        meta: Mapping[str, str] | None = None,
+        tool_calls: Sequence[ToolCallRecord] = (),
     ) -> None:
         """Record calls not tied to a written dialogue (e.g. sample building)."""
         with self._transaction() as conn:
             conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+            conn.executemany(_INSERT_TOOL_CALL, [_tool_row(t) for t in tool_calls])
             _set_meta(conn, meta or {})
 
     def settle_in_flight(self, key: str) -> int:
@@ -332,10 +367,19 @@ class RunStore:
         rows = self._conn.execute(f"SELECT {_CALL_COLS} FROM llm_calls ORDER BY id")
         return [LLMCallRecord.model_validate(dict(r)) for r in rows]
 
+    def read_tool_calls(self) -> list[ToolCallRecord]:
+        if not self._tool_table:
+            return []
+        rows = self._conn.execute(f"SELECT {_TOOL_COLS} FROM tool_calls ORDER BY id")
+        return [_tool_record(r) for r in rows]
+
     def counts(self) -> dict[str, int]:
-        tables = ("dialogues", "turns", "llm_calls")
+        tables = ("dialogues", "turns", "llm_calls", "tool_calls")
         return {
-            t: int(self._conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in tables
+            t: int(self._conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0])
+            if t != "tool_calls" or self._tool_table
+            else 0
+            for t in tables
         }
 
 
@@ -356,6 +400,20 @@ def _insert_dialogue(
     conn.execute(f"INSERT INTO dialogues ({cols}) VALUES ({params})", row)
     conn.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turns)
     conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+
+
+def _tool_row(rec: ToolCallRecord) -> tuple[Any, ...]:
+    return (
+        rec.dialogue_id, rec.system, rec.role, rec.turn, rec.tool,
+        _JSON_DICT.dump_json(rec.input).decode(), rec.output_chars, rec.latency_s, rec.ok,
+        rec.error,
+    )  # fmt: skip
+
+
+def _tool_record(row: sqlite3.Row) -> ToolCallRecord:
+    data = dict(row)
+    data["input"] = json.loads(data.pop("input_json"))
+    return ToolCallRecord.model_validate(data)
 
 
 def _turn_row(dialogue_id: str, ex: dict[str, Any]) -> tuple[Any, ...]:

@@ -91,7 +91,7 @@ def test_dialogue_round_trip_is_equal(store: RunStore) -> None:
     assert store.read_results() == results
     assert store.read_results("chatgpt") == [results[1]]
     assert store.read_results("nobody") == []
-    assert store.counts() == {"dialogues": 3, "turns": 4, "llm_calls": 3}
+    assert store.counts() == {"dialogues": 3, "turns": 4, "llm_calls": 3, "tool_calls": 0}
 
 
 def test_calls_round_trip(store: RunStore) -> None:
@@ -115,7 +115,7 @@ def test_failure_mid_dialogue_rolls_back_dialogue_row(store: RunStore) -> None:
     bad = _result("d9").model_copy(update={"exchanges": (_exchange(1), _exchange(1))})
     with pytest.raises(ValueError, match="d9"):
         store.write_dialogue(bad, [_call("d9")])
-    assert store.counts() == {"dialogues": 0, "turns": 0, "llm_calls": 0}
+    assert store.counts() == {"dialogues": 0, "turns": 0, "llm_calls": 0, "tool_calls": 0}
     assert store.finished_dialogue_ids() == set()
 
 
@@ -223,7 +223,7 @@ def test_delete_error_dialogues_detaches_their_calls_in_one_go(store: RunStore) 
     assert store.finished_dialogue_ids() == {"d1"} and store.count_errors() == 0
     # The calls stay (they were paid for), tied to no dialogue; the turns went with them.
     assert [c.dialogue_id for c in store.read_calls()] == ["d1", None, None]
-    assert store.counts() == {"dialogues": 1, "turns": 2, "llm_calls": 3}
+    assert store.counts() == {"dialogues": 1, "turns": 2, "llm_calls": 3, "tool_calls": 0}
     assert store.delete_error_dialogues() == 0
 
 

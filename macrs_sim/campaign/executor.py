@@ -2,9 +2,10 @@
 
 The runner (driver) owns the run store. An executor runs `DialogueJob`s wherever
 it likes (this process, Ray actors) and hands each finished dialogue back through
-`on_done`, which writes it to the store; `should_stop` is asked before each new
-dialogue starts (budget reached, Ctrl-C), and an executor stops starting new
-ones once it says True, letting those in flight finish.
+`on_done` with its model and tool calls, which writes them to the store;
+`should_stop` is asked before each new dialogue starts (budget reached, Ctrl-C),
+and an executor stops starting new ones once it says True, letting those in
+flight finish.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Protocol
 
 from macrs_sim.config import Scenario
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Unfinished:
     cause: str
 
 
-OnDone = Callable[[DialogueResult | Unfinished, list[LLMCallRecord]], None]
+OnDone = Callable[[DialogueResult | Unfinished, list[LLMCallRecord], list[ToolCallRecord]], None]
 ShouldStop = Callable[[], bool]
 
 

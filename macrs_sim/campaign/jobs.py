@@ -16,6 +16,7 @@ from macrs_sim.protocol import (
     ItemRef,
     LLMCallRecord,
     SystemTurn,
+    ToolCallRecord,
     UserTurn,
 )
 from macrs_sim.simulators.base import UserSimulator
@@ -123,16 +124,17 @@ def deliver(
     max_turns: int,
     result: DialogueResult | Unfinished,
     calls: list[LLMCallRecord],
+    tool_calls: list[ToolCallRecord],
 ) -> None:
     """Hand a result to the driver; one the store cannot take is stored as an error instead."""
     try:
-        on_done(result, calls)
+        on_done(result, calls, tool_calls)
     except Exception as err:  # e.g. a result the store cannot serialize
         if isinstance(result, Unfinished):
             log.warning("calls of %s not stored: %s", job.dialogue_id, describe_error(err))
             return
         try:
-            on_done(error_result(job, max_turns, err), calls)
+            on_done(error_result(job, max_turns, err), calls, tool_calls)
         except Exception as again:
             # Left unstored: the next run of the same command does it again.
             log.warning("dialogue %s not stored: %s", job.dialogue_id, describe_error(again))

@@ -65,4 +65,5 @@ class LocalExecutor:
         finally:
             # Also when cancelled: a dialogue that is never stored must not leave records behind.
             calls = self.setup.log.pop(job.dialogue_id)
-        deliver(on_done, job, max_turns, result, calls)
+            tool_calls = self.setup.tool_log.pop(job.dialogue_id)
+        deliver(on_done, job, max_turns, result, calls, tool_calls)

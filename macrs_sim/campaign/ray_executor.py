@@ -28,7 +28,7 @@ from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.config import Scenario
 from macrs_sim.errors import ConfigError, MacrsSimError
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import DialogueResult, LLMCallRecord
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
 
 try:
     import ray
@@ -38,6 +38,7 @@ except ImportError:  # the `ray` extra is optional
 
 MISSING_RAY = "executor 'ray' needs the ray extra: pip install 'macrs-sim[ray]'"
 Calls = list[LLMCallRecord]
+ToolCalls = list[ToolCallRecord]
 log = logging.getLogger(__name__)
 
 
@@ -52,9 +53,10 @@ class DialogueActor:
         # Built here, not in __init__, so a bad scenario reaches the driver as its own error.
         self.setup = CampaignSetup.from_scenario(self.scenario, scripted_rules=self.scripted_rules)
 
-    async def run(self, job: DialogueJob) -> tuple[DialogueResult | Unfinished, Calls]:
+    async def run(self, job: DialogueJob) -> tuple[DialogueResult | Unfinished, Calls, ToolCalls]:
         result = await attempt_job(self.setup, job)
-        return result, self.setup.log.pop(job.dialogue_id)
+        did = job.dialogue_id
+        return result, self.setup.log.pop(did), self.setup.tool_log.pop(did)
 
     async def close(self) -> None:
         if hasattr(self, "setup"):  # not when `ready` failed
@@ -154,13 +156,14 @@ async def _dispatch(
         while pending and i not in dead and not should_stop():
             job = pending.popleft()
             try:
-                result, calls = await handles[i].run.remote(job)
+                result, calls, tool_calls = await handles[i].run.remote(job)
             except ray.exceptions.RayError as err:  # also e.g. a result that could not be sent
                 cause = describe_error(_cause(err))
                 if isinstance(err, ray.exceptions.RayActorError):
                     cause = dead.setdefault(i, f"Ray actor died: {cause}")
-                result, calls = error_result(job, scenario.protocol.max_turns, cause), []
-            deliver(on_done, job, scenario.protocol.max_turns, result, calls)
+                result = error_result(job, scenario.protocol.max_turns, cause)
+                calls, tool_calls = [], []
+            deliver(on_done, job, scenario.protocol.max_turns, result, calls, tool_calls)
 
     tasks = [asyncio.ensure_future(slot(i)) for i in range(len(handles)) for _ in range(slots)]
     try:

@@ -1,7 +1,8 @@
 """The executors' `on_done`: store each dialogue, count its cost, move the progress bar.
 
 A dialogue an outage cut short (`Unfinished`) is not stored: only its calls are
-(they were paid for), not tied to a dialogue, so the same command runs it again.
+(they were paid for; its tool calls with them), not tied to a dialogue, so the same
+command runs it again.
 The first write the store refuses (disk full, I/O error) stops new dialogues: every
 one computed after it would be lost, and with a paid API, wasted money.
 """
@@ -15,7 +16,7 @@ from macrs_sim.campaign.dialogue import describe_error
 from macrs_sim.campaign.executor import Unfinished
 from macrs_sim.campaign.progress import CampaignProgress
 from macrs_sim.llm.pricing import Spend
-from macrs_sim.protocol import DialogueResult, LLMCallRecord
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
 from macrs_sim.store import RunStore
 
 
@@ -40,7 +41,12 @@ class Recorder:
             self.bar_tasks[name] = task = self.bar.add(name, n_samples)
             self.bar.advance(task, sum(d.split(":", 1)[0] == name for d in done))
 
-    def __call__(self, result: DialogueResult | Unfinished, calls: list[LLMCallRecord]) -> None:
+    def __call__(
+        self,
+        result: DialogueResult | Unfinished,
+        calls: list[LLMCallRecord],
+        tool_calls: list[ToolCallRecord],
+    ) -> None:
         if self.store_failure is not None:
             self.lost += 1
             return
@@ -49,9 +55,10 @@ class Recorder:
             if isinstance(result, Unfinished):
                 self.unfinished.append(result)
                 detached = [c.model_copy(update={"dialogue_id": None}) for c in calls]
-                self.store.write_calls(detached, self.in_flight())
+                tools = [t.model_copy(update={"dialogue_id": None}) for t in tool_calls]
+                self.store.write_calls(detached, self.in_flight(), tools)
                 return
-            self.store.write_dialogue(result, calls, self.in_flight())
+            self.store.write_dialogue(result, calls, self.in_flight(), tool_calls)
         except sqlite3.OperationalError as err:  # the file, not the record: stop here
             self.store_failure = describe_error(err)
             self.lost += 1

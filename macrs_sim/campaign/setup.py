@@ -28,6 +28,7 @@ from macrs_sim.protocol import Sample
 from macrs_sim.simulators.agenda import AgendaUserSimulator
 from macrs_sim.simulators.base import UserSimulator
 from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
+from macrs_sim.tools import ToolCallLog
 
 # How long a call waits for a server that went away before its dialogue is left unfinished.
 OUTAGE_WAIT_S = 600.0
@@ -71,6 +72,8 @@ class CampaignSetup:
     dataset: Dataset
     prompts: PromptLibrary
     log: CallLog = field(default_factory=CallLog)
+    # Every system's tool calls in this process, popped per dialogue when it is stored.
+    tool_log: ToolCallLog = field(default_factory=ToolCallLog)
     clients: dict[str, ChatCompletionClient] = field(default_factory=dict)
     scripted_rules: Mapping[str, Rule] | None = None
 
@@ -146,6 +149,7 @@ class CampaignSetup:
             protocol=self.scenario.protocol,
             prepared=self._prepared(options),
             history=sample.history if sample is not None else (),
+            tool_log=self.tool_log,
         )
         system: Recommender = import_ref(spec.build, spec)(options, ctx)
         return system

@@ -140,6 +140,7 @@ def finish(
         setup.log.pop(agent.dialogue_id),
         chat={"scored": scored, "ended_by": end.reason},
         dataset=(setup.dataset.name, setup.dataset.fingerprint),
+        tool_calls=setup.tool_log.pop(agent.dialogue_id),
     )
     view.saved(run_dir)
     return ChatOutcome(end.reason, result, run_dir)

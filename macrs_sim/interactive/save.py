@@ -13,7 +13,7 @@ from pathlib import Path
 
 from macrs_sim.campaign.rundir import STORE_FILE, discard_run_dir, new_run_dir
 from macrs_sim.config import Scenario
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
 
 PERSON_USER_ID = "person"
@@ -39,6 +39,7 @@ def save_session(
     *,
     chat: dict[str, object],
     dataset: tuple[str, str] | None = None,
+    tool_calls: Sequence[ToolCallRecord] = (),
 ) -> Path:
     """Write the run directory under `base` whole, or leave nothing; returns its path.
 
@@ -56,7 +57,7 @@ def save_session(
                 store.set_meta("dataset", dataset[0])
                 store.set_meta("dataset_fingerprint", dataset[1])
             store.write_samples([sample])
-            store.write_dialogue(result, calls)
+            store.write_dialogue(result, calls, tool_calls=tool_calls)
             store.set_meta("status", "finished")
     except BaseException:
         discard_run_dir(run_dir)

@@ -15,7 +15,7 @@ from typing import Any
 
 from macrs_sim.analysis.runs.load import RunData, hit_rank
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 
 EXPORT_FORMAT = "macrs-sim/view-export"
 EXPORT_VERSION = 1
@@ -30,13 +30,19 @@ def title_of(catalog: Catalog | None, item_id: str | None) -> str | None:
     return catalog[item_id].display_title
 
 
-def calls_by_dialogue(calls: Iterable[LLMCallRecord]) -> dict[str, list[dict[str, Any]]]:
-    """Each dialogue's calls as plain dicts (every field of the record but the two skipped).
+def calls_by_dialogue(
+    calls: Iterable[LLMCallRecord | ToolCallRecord],
+) -> dict[str, list[dict[str, Any]]]:
+    """Each dialogue's model (or tool) calls as plain dicts (every field of the record but
+    the two skipped).
 
     Read field by field rather than with model_dump: a large run has ~50 calls a dialogue,
-    and this is several times faster; the fields are all JSON scalars.
+    and this is several times faster; the fields are JSON values (a tool's `input` a dict).
     """
-    fields = [f for f in LLMCallRecord.model_fields if f not in _CALL_SKIP]
+    calls = list(calls)
+    if not calls:
+        return {}
+    fields = [f for f in type(calls[0]).model_fields if f not in _CALL_SKIP]
     grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for call in calls:
         if call.dialogue_id is not None:
@@ -57,6 +63,7 @@ def export_dialogue(
     bucket: str | None,
     calls: list[dict[str, Any]],
     catalog: Catalog | None,
+    tool_calls: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A dialogue's full record plus what the viewer needs beside it (see docs/viewer.md)."""
     doc = result.model_dump(mode="json")
@@ -71,6 +78,7 @@ def export_dialogue(
         "target_title": titles[result.target_id],
         "catalog_titles": {i: t for i, t in titles.items() if t is not None},
         "calls": calls,
+        "tool_calls": tool_calls or [],
     }
     return doc
 
@@ -119,6 +127,7 @@ def export_run(
     labels = labels or {}
     buckets = {s.sample_id: s.bucket for s in run.sample_records}
     calls = calls_by_dialogue(run.call_records)
+    tool_calls = calls_by_dialogue(run.tool_call_records)
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
@@ -132,6 +141,7 @@ def export_run(
                 bucket=buckets.get(r.sample_id),
                 calls=calls.get(r.dialogue_id, []),
                 catalog=catalog,
+                tool_calls=tool_calls.get(r.dialogue_id, []),
             )
             for r in run.results
         ],

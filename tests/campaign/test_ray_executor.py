@@ -27,7 +27,7 @@ from macrs_sim.data.dataset import demo_dataset
 from macrs_sim.data.samples import build_samples
 from macrs_sim.errors import ConfigError, DataError
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
-from macrs_sim.protocol import DialogueResult, LLMCallRecord
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
 from macrs_sim.store import RunStore
 
 Got = dict[str, tuple[DialogueResult, list[LLMCallRecord]]]
@@ -109,8 +109,14 @@ class Collector:
         self.asked_at: list[float] = []
         self.stop_after = stop_after
 
-    def on_done(self, result: DialogueResult | Unfinished, calls: list[LLMCallRecord]) -> None:
+    def on_done(
+        self,
+        result: DialogueResult | Unfinished,
+        calls: list[LLMCallRecord],
+        tool_calls: list[ToolCallRecord],
+    ) -> None:
         assert isinstance(result, DialogueResult)  # no outage here
+        assert tool_calls == []  # MACRS and single-LLM call no tools
         self.got.append((result, calls))
         self.done_at.append(time.perf_counter())
 

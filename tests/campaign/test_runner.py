@@ -244,7 +244,10 @@ async def test_local_executor_bounds_concurrency_stops_on_request_and_keeps_noth
     done: list[weakref.ref[object]] = []
     try:
         await LocalExecutor(setup).run(
-            sc, jobs, lambda r, calls: done.append(weakref.ref(r)), lambda: len(done) >= 4
+            sc,
+            jobs,
+            lambda r, calls, tool_calls: done.append(weakref.ref(r)),
+            lambda: len(done) >= 4,
         )
     finally:
         await setup.close()
@@ -261,7 +264,7 @@ async def test_faults_outside_run_dialogue_cost_only_their_dialogue(
     from macrs_sim.campaign.executor import Unfinished
     from macrs_sim.campaign.local_executor import LocalExecutor
     from macrs_sim.campaign.setup import CampaignSetup
-    from macrs_sim.protocol import DialogueResult, LLMCallRecord
+    from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
 
     sc, setup, jobs = agenda_setup(tmp_path, catalog)
     build = CampaignSetup.build_simulator
@@ -274,7 +277,11 @@ async def test_faults_outside_run_dialogue_cost_only_their_dialogue(
     monkeypatch.setattr(CampaignSetup, "build_simulator", broken_simulator)
     stored: dict[str, DialogueResult] = {}
 
-    def on_done(result: DialogueResult | Unfinished, calls: list[LLMCallRecord]) -> None:
+    def on_done(
+        result: DialogueResult | Unfinished,
+        calls: list[LLMCallRecord],
+        tool_calls: list[ToolCallRecord],
+    ) -> None:
         assert isinstance(result, DialogueResult)
         if result.dialogue_id == jobs[1].dialogue_id and result.status != "error":
             raise TypeError("result cannot be stored")  # a bug in on_done

@@ -25,6 +25,7 @@ from macrs_sim.analysis.metrics import acts, transitions
 from macrs_sim.analysis.metrics.cost import cost_table, render_cost_markdown, run_prices
 from macrs_sim.analysis.metrics.outcomes import compute_metrics, metrics_frame
 from macrs_sim.analysis.metrics.table1 import render_table1_markdown, table1
+from macrs_sim.analysis.metrics.usage import render_usage_markdown, usage_table
 from macrs_sim.analysis.report.sections import (
     case_study_section,
     completed_section,
@@ -180,6 +181,9 @@ def build_report(
     md += [render_cost_markdown(cmp.calls, prices=prices)]
     for by in (["system"], ["system", "role"], ["system", "turn"]):
         tables["cost_by_" + "_".join(by)] = cost_table(cmp.calls, by, prices)
+    usage = usage_table(cmp.dialogues, cmp.turns, cmp.calls, cmp.tool_calls, cmp.system_names)
+    tables["calls_per_turn"] = usage
+    md += [render_usage_markdown(usage)]
     md += [case_study_section(cmp, options.case_ids, options.explain, catalog_for)]
     for name, frame in tables.items():
         write_csv_atomic(frame, out / "tables" / f"{name}.csv")

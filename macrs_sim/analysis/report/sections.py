@@ -63,6 +63,10 @@ def summary_section(metrics: Sequence[SystemMetrics], cmp: Comparison) -> str:
         f"{len(calls)} LLM calls, {prompt + completion} tokens "
         f"({prompt} prompt, {completion} completion).",
     ]
+    tools = cmp.tool_calls
+    if not tools.empty:
+        failed = int((~tools["ok"].astype(bool)).sum())
+        notes.append(f"{len(tools)} tool calls, {failed} returned an error.")
     table = render_markdown("", metrics, notes).split("\n", 2)[2]
     return "## Summary\n\n" + table
 

@@ -24,6 +24,7 @@ class Comparison:
     dialogues: pd.DataFrame
     turns: pd.DataFrame
     calls: pd.DataFrame
+    tool_calls: pd.DataFrame
     paired: bool
     notes: list[str] = field(default_factory=list)
     # Dialogue id (as relabelled) -> the run it came from.
@@ -110,7 +111,12 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
     systems: list[SystemInfo] = []
     results: list[DialogueResult] = []
     origin: dict[str, RunData] = {}
-    frames: dict[str, list[pd.DataFrame]] = {"dialogues": [], "turns": [], "calls": []}
+    frames: dict[str, list[pd.DataFrame]] = {
+        "dialogues": [],
+        "turns": [],
+        "calls": [],
+        "tool_calls": [],
+    }
     for run, names in zip(runs, labels, strict=True):
         systems += [SystemInfo(names[s.name], s.kind, s.variant) for s in run.systems]
         for r in run.results:
@@ -129,6 +135,7 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
         merged["dialogues"],
         merged["turns"],
         merged["calls"],
+        merged["tool_calls"],
         paired,
         notes,
         origin,

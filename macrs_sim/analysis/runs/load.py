@@ -2,6 +2,7 @@
 
     >>> run = load_run("runs/paper_table1-20261123-101500")
     >>> run.dialogues.groupby("system").success.mean()   # also run.turns, run.calls, run.samples
+    >>> run.tool_calls.groupby(["system", "tool"]).size()  # tool calls of toolkit systems
 
 Everything comes from the run store alone: nothing is re-run. A run that is still
 going or was interrupted loads with what finished (`run.complete` is False and
@@ -21,7 +22,7 @@ import pandas as pd
 
 from macrs_sim.analysis.metrics.outcomes import is_hit
 from macrs_sim.errors import DataError
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
 
 HIT_KS = (5, 10)
@@ -51,6 +52,9 @@ class RunData:
     turns: pd.DataFrame = field(repr=False)
     calls: pd.DataFrame = field(repr=False)
     samples: pd.DataFrame = field(repr=False)
+    tool_call_records: list[ToolCallRecord] = field(default_factory=list, repr=False)
+    # One row a tool call (TOOL_CALL_COLUMNS); empty for systems without tools and old runs.
+    tool_calls: pd.DataFrame = field(default_factory=lambda: tool_calls_frame([]), repr=False)
 
     @property
     def finished(self) -> int:
@@ -133,6 +137,13 @@ def turn_rows(r: DialogueResult) -> list[dict[str, Any]]:
     ]
 
 
+def tool_calls_frame(records: list[ToolCallRecord]) -> pd.DataFrame:
+    """Tool calls as rows; `input` stays the argument dict the tool was given."""
+    return pd.DataFrame([r.model_dump() for r in records], columns=TOOL_CALL_COLUMNS).astype(
+        {"output_chars": int, "latency_s": float, "ok": bool}
+    )
+
+
 def _scenario(path: Path) -> dict[str, Any]:
     file = path / "scenario.resolved.toml"
     if not file.is_file():
@@ -170,6 +181,7 @@ def load_run(path: str | Path) -> RunData:
         results = store.read_results()
         samples = store.read_samples()
         calls = store.read_calls()
+        tool_calls = store.read_tool_calls()
     scenario = _scenario(path)
     systems = _systems(meta, scenario, results)
     expected = int(meta.get("expected_dialogues", len(systems) * len(samples)))
@@ -205,9 +217,12 @@ def load_run(path: str | Path) -> RunData:
             ],
             columns=["sample_id", "user_id", "target_id", "bucket", "history_len", "opening"],
         ),
+        tool_call_records=tool_calls,
+        tool_calls=tool_calls_frame(tool_calls),
     )
 
 
+TOOL_CALL_COLUMNS = list(ToolCallRecord.model_fields)
 _DIALOGUE_COLUMNS = [
     "dialogue_id",
     "system",

@@ -26,7 +26,7 @@ function dialogueHeader(d, row) {
       fact("turns counted", MV.fmt(d.turns_taken)),
       d.success_turn ? fact("success at turn", String(d.success_turn)) : null,
       d.leaks ? fact("leaks", String(d.leaks)) : null,
-      fact("calls", MV.describeCalls(d.calls || []))),
+      fact("calls", MV.describeAllCalls(d.calls || [], d.tool_calls || []))),
     el("p", {class: "links"},
       el("a", {href: MV.lastList || "#/list", class: "back"}, "← all dialogues"), " · ",
       el("a", {href: MV.sampleHref(row.sample_id), class: "compare-link"},

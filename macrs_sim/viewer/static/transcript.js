@@ -1,13 +1,13 @@
 /* A dialogue as a transcript: acts, grounded items, accept/reject marks, the fallback
- * list, and per-turn internals (explain + LLM calls) in a collapsed <details>. */
+ * list, and per-turn internals (explain + LLM and tool calls) in a collapsed <details>. */
 (function () {
 "use strict";
 
 var el = MV.el;
 
-function callsByTurn(d) {
+function callsByTurn(calls) {
   var byTurn = {};
-  (d.calls || []).forEach(function (c) {
+  (calls || []).forEach(function (c) {
     var key = c.turn === null || c.turn === undefined ? "none" : String(c.turn);
     (byTurn[key] = byTurn[key] || []).push(c);
   });
@@ -49,6 +49,45 @@ MV.callsTable = function (calls) {
     })));
 };
 
+MV.describeTools = function (tools) {
+  var failed = tools.filter(function (c) { return c.ok === false; }).length;
+  return tools.length + " tool call" + (tools.length === 1 ? "" : "s") +
+    (failed ? " (" + failed + " failed)" : "");
+};
+
+function shortJson(value) {
+  var text = JSON.stringify(value === undefined ? null : value);
+  return text.length > 160 ? text.slice(0, 159) + "…" : text;
+}
+
+MV.toolCallsTable = function (tools) {
+  var head = ["tool", "input", "output chars", "latency s", "ok"];
+  return el("table", {class: "grid tool-calls"},
+    el("thead", null, el("tr", null, head.map(function (h) { return el("th", null, h); }))),
+    el("tbody", null, tools.map(function (c) {
+      return el("tr", {class: c.ok === false ? "failed" : null},
+        el("td", null, MV.fmt(c.tool)), el("td", null, el("code", null, shortJson(c.input))),
+        el("td", {class: "num"}, MV.fmt(c.output_chars)),
+        el("td", {class: "num"}, MV.fmt(c.latency_s, 3)),
+        el("td", null, c.ok === false ? "failed: " + MV.fmt(c.error) : "ok"));
+    })));
+};
+
+function callSections(calls, tools) {
+  return [
+    calls.length ? el("section", {class: "explain-part", "data-key": "llm_calls"},
+      el("h5", null, "LLM calls"), MV.callsTable(calls)) : null,
+    tools.length ? el("section", {class: "explain-part", "data-key": "tool_calls"},
+      el("h5", null, "Tool calls"), MV.toolCallsTable(tools)) : null];
+}
+
+/* LLM calls, then tool calls when there are any (alone when there are no LLM calls). */
+MV.describeAllCalls = function (calls, tools) {
+  if (!tools.length) return MV.describeCalls(calls);
+  return (calls.length ? MV.describeCalls(calls) + "; " : "") + MV.describeTools(tools);
+};
+var describeBoth = MV.describeAllCalls;
+
 /* One item as said, then its grounding: catalog title, id, match method and score. */
 MV.itemLine = function (ref, d, rank) {
   var id = ref.item_id;
@@ -89,29 +128,30 @@ function systemBubble(sys, d) {
     items.length ? el("ul", {class: "items"}, items.map(function (r) { return MV.itemLine(r, d); })) : null);
 }
 
-function internals(sys, calls, open) {
+function internals(sys, calls, tools, open) {
   var explain = sys.explain || {};
   var parts = MV.renderExplain(explain, {act: sys.act});
   var body = el("div", {class: "internals-body"},
     parts.length ? parts : el("p", {class: "none"}, "No internals recorded for this turn."),
-    calls.length ? el("section", {class: "explain-part", "data-key": "llm_calls"},
-      el("h5", null, "LLM calls"), MV.callsTable(calls)) : null);
+    callSections(calls, tools));
   return el("details", {class: "internals", open: open || null},
-    el("summary", null, "Internals — " + MV.describeCalls(calls)), body);
+    el("summary", null, "Internals — " + describeBoth(calls, tools)), body);
 }
 
-function exchange(ex, d, byTurn) {
+function exchange(ex, d, byTurn, toolsByTurn) {
   var sys = ex.system || {};
   var user = ex.user || {};
   var recommended = sys.act === "recommend" || (sys.items || []).length > 0;
   var calls = byTurn[String(ex.turn)] || [];
+  var tools = toolsByTurn[String(ex.turn)] || [];
   delete byTurn[String(ex.turn)];
+  delete toolsByTurn[String(ex.turn)];
   var success = d.success_turn === ex.turn && d.status === "success";
   return el("div", {class: "turn" + (success ? " success" : ""), "data-turn": ex.turn},
     el("div", {class: "turn-head"}, "Turn " + ex.turn, success ? " — target accepted" : ""),
     systemBubble(sys, d),
     userBubble(user, "User", recommended),
-    internals(sys, calls, false));
+    internals(sys, calls, tools, false));
 }
 
 function finalList(d) {
@@ -124,23 +164,28 @@ function finalList(d) {
       : el("p", {class: "none"}, "No fallback list was given."));
 }
 
-function leftoverCalls(byTurn) {
+function leftover(byTurn) {
   var calls = [];
   Object.keys(byTurn).sort().forEach(function (k) { calls = calls.concat(byTurn[k]); });
-  if (!calls.length) return null;
+  return calls;
+}
+
+function leftoverCalls(byTurn, toolsByTurn) {
+  var calls = leftover(byTurn), tools = leftover(toolsByTurn);
+  if (!calls.length && !tools.length) return null;
   return el("details", {class: "internals after"},
-    el("summary", null, "After the last turn (fallback list, reflections) — " + MV.describeCalls(calls)),
-    el("div", {class: "internals-body"}, MV.callsTable(calls)));
+    el("summary", null, "After the last turn (fallback list, reflections) — " + describeBoth(calls, tools)),
+    el("div", {class: "internals-body"}, callSections(calls, tools)));
 }
 
 /* The whole transcript of dialogue d. */
 MV.renderTranscript = function (d) {
-  var byTurn = callsByTurn(d);
+  var byTurn = callsByTurn(d.calls), toolsByTurn = callsByTurn(d.tool_calls);
   return el("div", {class: "transcript"},
     d.opening ? userBubble(d.opening, "User (opening)", false) : null,
-    (d.exchanges || []).map(function (ex) { return exchange(ex, d, byTurn); }),
+    (d.exchanges || []).map(function (ex) { return exchange(ex, d, byTurn, toolsByTurn); }),
     d.error ? el("div", {class: "error-box"}, el("b", null, "Error: "), el("pre", null, String(d.error))) : null,
     finalList(d),
-    leftoverCalls(byTurn));
+    leftoverCalls(byTurn, toolsByTurn));
 };
 })();

@@ -1,0 +1,109 @@
+"""Model and tool calls per turn and per dialogue, per system (InteRecAgent's point:
+plan-first spends about two LLM calls a turn, ReAct one per tool).
+
+A system's own calls: those attributed to the system, minus the LLM user simulator's
+(role "user", which carries the system's name). "Per turn" counts the calls attributed
+to a stored exchange (same dialogue, same turn number) over the exchanges: the fallback
+list (turn max_turns + 1) and a turn an error cut short are not turns. "Per dialogue"
+counts all of them (fallback included) over the system's dialogues. Judge calls and
+sample preparation belong to no system and are not counted here (see the cost tables).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from macrs_sim.analysis.markdown import markdown_table
+
+# Roles whose calls carry a system's name without being that system's calls.
+SIMULATOR_ROLES = frozenset({"user"})
+USAGE_COLUMNS = [
+    "system",
+    "dialogues",
+    "turns",
+    "llm_calls_per_turn",
+    "tokens_per_turn",
+    "llm_calls_per_dialogue",
+    "tool_calls_per_turn",
+    "tool_calls_per_dialogue",
+    "tool_calls",
+    "tool_errors",
+]
+
+
+def _own(frame: pd.DataFrame, system: str, dialogue_ids: set[str]) -> pd.DataFrame:
+    mask = (frame["system"] == system) & frame["dialogue_id"].isin(dialogue_ids)
+    return frame[mask & ~frame["role"].isin(SIMULATOR_ROLES)]
+
+
+def _in_turns(frame: pd.DataFrame, keys: set[tuple[str, int]]) -> pd.DataFrame:
+    hits = [
+        pd.notna(t) and (d, int(t)) in keys
+        for d, t in zip(frame["dialogue_id"], frame["turn"], strict=True)
+    ]
+    return frame[pd.Series(hits, index=frame.index, dtype=bool)]
+
+
+def _ratio(part: float, whole: int) -> float:
+    return part / whole if whole else math.nan
+
+
+def _row(
+    system: str, dialogues: pd.DataFrame, turns: pd.DataFrame, calls: pd.DataFrame,
+    tool_calls: pd.DataFrame,
+) -> dict[str, object]:  # fmt: skip
+    ids = set(dialogues.loc[dialogues["system"] == system, "dialogue_id"])
+    own_turns = turns[turns["system"] == system]
+    pairs = zip(own_turns["dialogue_id"], own_turns["turn"], strict=True)
+    keys = {(str(d), int(t)) for d, t in pairs}
+    llm, tools = _own(calls, system, ids), _own(tool_calls, system, ids)
+    llm_in, tools_in = _in_turns(llm, keys), _in_turns(tools, keys)
+    tokens = int(llm_in["prompt_tokens"].sum() + llm_in["completion_tokens"].sum())
+    return {
+        "system": system,
+        "dialogues": len(ids),
+        "turns": len(keys),
+        "llm_calls_per_turn": _ratio(len(llm_in), len(keys)),
+        "tokens_per_turn": _ratio(tokens, len(keys)),
+        "llm_calls_per_dialogue": _ratio(len(llm), len(ids)),
+        "tool_calls_per_turn": _ratio(len(tools_in), len(keys)),
+        "tool_calls_per_dialogue": _ratio(len(tools), len(ids)),
+        "tool_calls": len(tools),
+        "tool_errors": int((~tools["ok"].astype(bool)).sum()),
+    }
+
+
+def usage_table(
+    dialogues: pd.DataFrame,
+    turns: pd.DataFrame,
+    calls: pd.DataFrame,
+    tool_calls: pd.DataFrame,
+    systems: Sequence[str],
+) -> pd.DataFrame:
+    """One row per system (in `systems`' order): calls and tokens per turn and dialogue."""
+    rows = [_row(s, dialogues, turns, calls, tool_calls) for s in systems]
+    return pd.DataFrame(rows, columns=USAGE_COLUMNS)
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, float):
+        return "n/a" if math.isnan(value) else f"{value:,.2f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def render_usage_markdown(table: pd.DataFrame) -> str:
+    """`## Calls per turn`: the usage table with what its columns count."""
+    title = "## Calls per turn\n\n"
+    if table.empty:
+        return title + "No dialogues were stored.\n"
+    rows = [[_cell(v) for v in row] for row in table.astype(object).itertuples(index=False)]
+    lines = markdown_table(list(table.columns), rows)
+    note = (
+        "A system's own calls (the LLM user simulator's are not). Per turn: calls made in a "
+        "stored turn over the turns; per dialogue: all of them, the fallback list included, "
+        "over the dialogues. tool_errors: tool calls that returned an error to the system."
+    )
+    return title + "\n".join(lines) + "\n\n" + note + "\n"
