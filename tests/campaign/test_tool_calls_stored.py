@@ -140,3 +140,37 @@ async def test_a_run_made_without_the_table_resumes_and_stores_the_rest(tmp_path
         plan_first = dialogue_id.startswith("IRA:")
         assert calls == expected(PLAN_FIRST if plan_first else REACT), dialogue_id
     assert len(load_run(again.run_dir).tool_calls) == sum(len(c) for c in stored.values())
+
+
+async def test_recmind_and_toolrec_store_their_tool_calls(tmp_path: Path) -> None:
+    """Every tool-using system's calls reach the store through SystemContext.tool_log.
+
+    ToolRec's scripted loop per turn: retrieve (genre), retrieve (second attribute), rank,
+    finish: 3 tool calls on turn 1; its fallback list reuses the loop's list (no call)."""
+    spec = parse_scenario(
+        {
+            "name": "tools-stored",
+            "model": {"backend": "scripted"},
+            "data": {"n_samples": 2},
+            "simulator": {"kind": "agenda"},
+            "protocol": {"max_turns": 1},
+            "systems": [
+                {"name": "RM", "kind": "recmind", "planner": "cot", "max_steps": 3},
+                {"name": "TR", "kind": "toolrec", "retriever": "ranker",
+                 "base_ranker": "popularity"},
+            ],
+        }
+    )  # fmt: skip
+    result = await run_campaign_async(spec, output_dir=tmp_path, progress=False, report=False)
+    assert result.status == "finished" and result.stored == 4
+    with RunStore.open(result.store_path) as store:
+        rows = store.read_tool_calls()
+    dialogues = {t.dialogue_id for t in rows}
+    assert all(t.dialogue_id is not None and t.system == t.dialogue_id.split(":", 1)[0]
+               for t in rows)  # fmt: skip
+    toolrec = [r for r in rows if r.system == "TR"]
+    assert len(toolrec) == 6 and {r.turn for r in toolrec} == {1}
+    assert {r.role for r in toolrec} == {"toolrec.tools", "toolrec.rank"}
+    recmind = [r for r in rows if r.system == "RM"]
+    assert len({r.dialogue_id for r in recmind}) == 2 and len(dialogues) == 4
+    assert all(r.role.startswith("recmind.") for r in recmind)
