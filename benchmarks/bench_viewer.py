@@ -126,7 +126,7 @@ def write_store(run_dir: Path, n_dialogues: int, seed: int = 0) -> None:
                     LLMCallRecord(
                         dialogue_id=result.dialogue_id,
                         system=system,
-                        role=role,
+                        role=f"macrs.{role}",
                         turn=ex.turn,
                         model="bench",
                         prompt_tokens=900,

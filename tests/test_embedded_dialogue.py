@@ -37,4 +37,5 @@ async def test_one_macrs_dialogue_on_the_embedded_model(tmp_path: Path) -> None:
         assert 1 <= len(dialogue.final_list) <= 5
     assert all(c.model == "qwen2.5-coder-0.5b-instruct-q4" for c in calls)
     assert all(c.completion_tokens > 0 for c in calls if c.ok)
-    assert {c.role for c in calls} >= {"target_profile", "opening", "ask", "planner", "user"}
+    expected = {"target_profile", "opening", "macrs.ask", "macrs.planner", "user"}
+    assert {c.role for c in calls} >= expected

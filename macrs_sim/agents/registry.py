@@ -139,7 +139,9 @@ def import_ref(ref: str, spec: SystemSpec) -> Callable[..., Any]:
 
 
 def scripted_rules_of_all(titles: Sequence[str]) -> dict[str, Any]:
-    """Every registered system's scripted rules, merged; two kinds claiming a role is an error."""
+    """Every registered system's scripted rules, merged. A system's roles are namespaced by
+    its kind ("macrs.planner"), so two kinds never claim one role; shared roles (the
+    fallback list, the simulated user, the judge) are the campaign's (campaign.scripted)."""
     merged: dict[str, Any] = {}
     owner: dict[str, str] = {}
     for kind in known_kinds():
@@ -148,6 +150,10 @@ def scripted_rules_of_all(titles: Sequence[str]) -> dict[str, Any]:
             continue
         rules: Mapping[str, Any] = import_ref(spec.scripted_rules, spec)(titles)
         for role in rules:
+            if not role.startswith(f"{kind}."):
+                raise ValueError(
+                    f"scripted role {role!r} of system {kind!r}: name it {kind}.<role>"
+                )
             if role in owner:
                 raise ValueError(f"scripted role {role!r} claimed by {owner[role]!r} and {kind!r}")
             owner[role] = kind

@@ -63,14 +63,14 @@ def macrs_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
         )
 
     return {
-        "ask": lambda req: "What kind of movie are you in the mood for?",
-        "chat": lambda req: "I love films with a memorable soundtrack.",
-        "recommend": recommend,
-        "planner": planner,
-        "info_reflector": lambda req: UserProfile(
+        "macrs.ask": lambda req: "What kind of movie are you in the mood for?",
+        "macrs.chat": lambda req: "I love films with a memorable soundtrack.",
+        "macrs.recommend": recommend,
+        "macrs.planner": planner,
+        "macrs.info_reflector": lambda req: UserProfile(
             current_demand=[DemandPair(attribute="mood", value="light-hearted")]
         ),
-        "strategy_reflector": lambda req: STRATEGY,
+        "macrs.strategy_reflector": lambda req: STRATEGY,
     }
 
 
@@ -106,4 +106,4 @@ def single_llm_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
             response=text,
         )
 
-    return {"single_llm": single_llm}
+    return {"single_llm.respond": single_llm}

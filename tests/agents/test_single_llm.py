@@ -57,7 +57,7 @@ def _system(replies: list[str]) -> tuple[SingleLLMRecommender, ScriptedChatCompl
     def rule(req: ScriptedRequest) -> str:
         return next(it)
 
-    client = ScriptedChatCompletionClient({"single_llm": rule})
+    client = ScriptedChatCompletionClient({"single_llm.respond": rule})
     return SingleLLMRecommender("S", client, PromptLibrary(), dialogue_id="d"), client
 
 

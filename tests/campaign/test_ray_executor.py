@@ -75,7 +75,7 @@ def make_rules(jobs: list[DialogueJob], **extra: Rule) -> dict[str, Rule]:
     rules = default_scripted_rules([i.display_title for i in catalog])
     # A closure over test data: must reach the actors intact (cloudpickle).
     targets = {j.sample.sample_id: catalog[j.sample.target_id].display_title for j in jobs}
-    default_recommend = rules["recommend"]
+    default_recommend = rules["macrs.recommend"]
 
     def recommend(req: ScriptedRequest) -> Any:
         sample_id = str(req.context.dialogue_id).split(":")[1]
@@ -83,7 +83,7 @@ def make_rules(jobs: list[DialogueJob], **extra: Rule) -> dict[str, Rule]:
             return RecommendOutput(item_title=targets[sample_id], response="This one!")
         return default_recommend(req)
 
-    return {**rules, "recommend": recommend, **extra}
+    return {**rules, "macrs.recommend": recommend, **extra}
 
 
 async def run_locally(jobs: list[DialogueJob], rules: dict[str, Rule]) -> Got:

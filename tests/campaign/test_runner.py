@@ -75,14 +75,14 @@ async def test_campaign_writes_everything(tmp_path: Path, catalog: Catalog) -> N
     assert explain["planner"]["choice"] == "recommend"
     roles = {c.role for c in calls}
     assert roles >= {
-        "ask",
-        "chat",
-        "recommend",
-        "planner",
-        "info_reflector",
-        "strategy_reflector",
+        "macrs.ask",
+        "macrs.chat",
+        "macrs.recommend",
+        "macrs.planner",
+        "macrs.info_reflector",
+        "macrs.strategy_reflector",
         "final_list",
-        "single_llm",
+        "single_llm.respond",
         "user",
         "target_profile",
         "opening",
@@ -102,7 +102,7 @@ async def test_recommending_the_target_succeeds(tmp_path: Path, catalog: Catalog
         target = samples_by_dialogue[str(req.context.dialogue_id).split(":")[1]]
         return RecommendOutput(item_title=catalog[target].display_title, response="This one!")
 
-    rules["recommend"] = oracle
+    rules["macrs.recommend"] = oracle
     samples = build_samples(demo_dataset(sc.data), sc.data)
     samples_by_dialogue.update({s.sample_id: s.target_id for s in samples})
     result = await run_campaign_async(

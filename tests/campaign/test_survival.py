@@ -69,15 +69,15 @@ async def test_a_user_that_cannot_be_prepared_costs_its_dialogues_only(tmp_path:
 async def test_retry_errors_runs_the_error_dialogues_again(tmp_path: Path) -> None:
     first = await run(scenario(), tmp_path)
     before = errors(first)
-    assert len(before) == 5  # two from the unprepared user, three from faults in dialogues
+    assert len(before) == 3  # two from the unprepared user, one from a fault in a dialogue
     again = await run(scenario(), tmp_path)
     assert again.run_dir != first.run_dir  # finished: a plain second run is a new run
     # Seeded faults strike the same requests again (a new process counts attempts anew),
-    # so the same five end as errors: deleted, redone (the user prepared again), stored.
+    # so the same three end as errors: deleted, redone (the user prepared again), stored.
     news: list[str] = []
     retried = await run(scenario(), tmp_path, retry_errors=True, notify=news.append)
     assert retried.run_dir == again.run_dir and retried.resumed
-    assert news[0] == f"retrying 5 dialogues stored as errors in {again.run_dir}"
+    assert news[0] == f"retrying 3 dialogues stored as errors in {again.run_dir}"
     assert retried.status == "finished" and retried.stored == 40 and errors(retried) == before
     # Other faults make another scenario: --retry-errors never touches another's run.
     clean = await run(scenario(rate=0.0), tmp_path, retry_errors=True)
@@ -88,12 +88,12 @@ async def test_retry_errors_with_the_faults_gone_leaves_no_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = await run(scenario(), tmp_path)
-    assert len(errors(first)) == 5
+    assert len(errors(first)) == 3
     from macrs_sim.llm import faults
 
     monkeypatch.setattr(faults.FaultInjectingClient, "decide", lambda *a: None)
     retried = await run(scenario(), tmp_path, retry_errors=True)
-    assert retried.run_dir == first.run_dir and retried.already_done == 35
+    assert retried.run_dir == first.run_dir and retried.already_done == 37
     assert retried.status == "finished" and retried.stored == 40 and errors(retried) == {}
     with RunStore.open(retried.store_path) as store:
         assert all(s.opening for s in store.read_samples())

@@ -47,5 +47,5 @@ def rules_recommending(catalog: Catalog, title: str) -> dict[str, Rule]:
     def recommend(req: ScriptedRequest) -> RecommendOutput:
         return RecommendOutput(item_title=title, response=f"This one: {title}.")
 
-    rules["recommend"] = recommend
+    rules["macrs.recommend"] = recommend
     return rules

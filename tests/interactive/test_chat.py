@@ -96,7 +96,9 @@ async def test_scored_session_succeeds_and_is_saved_as_a_run(
     assert meta["user"] == "person" and meta["status"] == "finished"
     assert json.loads(meta["systems"]) == ["MACRS"] and meta["expected_dialogues"] == "1"
     assert json.loads(meta["chat"]) == {"scored": True, "ended_by": "accepted"}
-    assert roles == {"ask", "chat", "recommend", "planner", "info_reflector"}
+    assert roles == {
+        f"macrs.{r}" for r in ("ask", "chat", "recommend", "planner", "info_reflector")
+    }
     resolved = (run_dir / "scenario.resolved.toml").read_text()
     assert 'name = "t-chat"' in resolved and "single-LLM" not in resolved
     assert main(["report", str(run_dir)]) == 0
@@ -156,14 +158,14 @@ async def test_a_model_fault_ends_the_session_and_keeps_it(
 ) -> None:
     scenario = scripted_scenario(tmp_path, catalog, max_structured_retries=0)
     rules = rules_recommending(catalog, "Up")
-    planner = rules["planner"]
+    planner = rules["macrs.planner"]
 
     def broken_on_turn_2(req: ScriptedRequest) -> object:
         if req.context.turn == 2:
             raise RuntimeError("planner fell over")
         return planner(req)
 
-    rules["planner"] = broken_on_turn_2  # type: ignore[assignment]
+    rules["macrs.planner"] = broken_on_turn_2  # type: ignore[assignment]
     outcome, screen = await run(scenario, rules, "hi", "more")
     assert outcome.reason == "error"
     assert "session ended by an error: RuntimeError: planner fell over" in screen

@@ -79,8 +79,9 @@ async def campaign(
     path = tmp_path / "catalog.jsonl"
     path.write_text("".join(i.model_dump_json() + "\n" for i in catalog))
     rules = default_scripted_rules([i.display_title for i in catalog])
-    for role in ("chat", "recommend"):  # keep the responders' prompts, answer as usual
-        rules[role] = _capturing(rules[role], role, captured if captured is not None else {})
+    for act in ("chat", "recommend"):  # keep the responders' prompts, answer as usual
+        role = f"macrs.{act}"
+        rules[role] = _capturing(rules[role], act, captured if captured is not None else {})
     scenario = parse_scenario(
         {
             "name": "t",

@@ -71,7 +71,7 @@ async def _campaign(tmp_path: Path, catalog: Catalog) -> Path:
         }
     )
     rules = default_scripted_rules([i.display_title for i in catalog])
-    usual = rules["single_llm"]
+    usual = rules["single_llm.respond"]
 
     def hostile(req: ScriptedRequest) -> BaseModel | str:
         if req.context.turn == 1:
@@ -80,7 +80,7 @@ async def _campaign(tmp_path: Path, catalog: Catalog) -> Path:
             )
         return usual(req)
 
-    rules["single_llm"] = hostile
+    rules["single_llm.respond"] = hostile
     result = await run_campaign_async(
         scenario, output_dir=tmp_path / "runs", progress=False, scripted_rules=rules
     )

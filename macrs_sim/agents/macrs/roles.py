@@ -33,6 +33,9 @@ from macrs_sim.prompts import PromptTemplate
 from macrs_sim.protocol import DialogueAct
 
 T = TypeVar("T", bound=BaseModel)
+# Calls are attributed to "macrs.<role>" (scripted rules of different systems never collide);
+# the shared fallback-list role ("final_list") is passed as is.
+ROLE_PREFIX = "macrs."
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,10 @@ class RoleAgent(RoutedAgent):
     def _context(self, turn: int, role: str | None = None) -> CallContext:
         s = self.setup
         return CallContext(
-            role=role or self.role, dialogue_id=s.dialogue_id, system=s.system, turn=turn
+            role=role or ROLE_PREFIX + self.role,
+            dialogue_id=s.dialogue_id,
+            system=s.system,
+            turn=turn,
         )
 
     async def _json(

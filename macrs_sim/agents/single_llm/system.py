@@ -22,6 +22,8 @@ from macrs_sim.prompts import PromptLibrary, PromptTemplate
 from macrs_sim.protocol import DialogueState, ItemRef, SystemTurn
 
 T = TypeVar("T", bound=BaseModel)
+# The role of its one call a turn (namespaced by kind); the fallback list's is "final_list".
+ROLE_RESPOND = "single_llm.respond"
 
 
 class SingleLLMOutput(BaseModel):
@@ -81,7 +83,7 @@ class SingleLLMRecommender:
 
     async def respond(self, state: DialogueState) -> SystemTurn:
         msgs = single_llm_messages(self._turn_prompt, state)
-        return single_llm_turn(await self._call("single_llm", state.turn, msgs, SingleLLMOutput))
+        return single_llm_turn(await self._call(ROLE_RESPOND, state.turn, msgs, SingleLLMOutput))
 
     async def final_list(
         self, state: DialogueState, k: int, given: Sequence[ItemRef] = ()

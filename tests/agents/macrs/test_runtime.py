@@ -240,7 +240,7 @@ async def test_intervention_handlers_still_see_the_reply() -> None:
 
 async def test_macrs_runs_its_roles_on_a_quiet_runtime() -> None:
     profile = UserProfile(browsing_history=["Heat (1995)"])
-    client = ScriptedChatCompletionClient({"info_reflector": lambda r: profile})
+    client = ScriptedChatCompletionClient({"macrs.info_reflector": lambda r: profile})
     system = MACRSRecommender("MACRS", client, PromptLibrary(), dialogue_id="d-1")
     await system._reflect(DialogueState(dialogue_id="d-1", opening=UserTurn(text="Hi ")))
     assert isinstance(system._runtime, QuietRuntime)

@@ -32,19 +32,19 @@ def make_client() -> ScriptedChatCompletionClient:
 
     return ScriptedChatCompletionClient(
         {
-            "ask": lambda r: f"ask-{turn(r)}",
-            "chat": lambda r: f"chat-{turn(r)}",
-            "recommend": lambda r: RecommendOutput(
+            "macrs.ask": lambda r: f"ask-{turn(r)}",
+            "macrs.chat": lambda r: f"chat-{turn(r)}",
+            "macrs.recommend": lambda r: RecommendOutput(
                 item_title="Heat (1995)", response=f"rec-{turn(r)}"
             ),
-            "planner": lambda r: PlannerOutput(
+            "macrs.planner": lambda r: PlannerOutput(
                 step1="a",
                 step2="b",
                 step3="c",
                 choice=PLAN[turn(r)],  # type: ignore[arg-type]
             ),
-            "info_reflector": lambda r: profile_for(turn(r)),
-            "strategy_reflector": lambda r: StrategyOutput(
+            "macrs.info_reflector": lambda r: profile_for(turn(r)),
+            "macrs.strategy_reflector": lambda r: StrategyOutput(
                 error_summary=f"err{turn(r)}",
                 suggestion_ask=f"ask-s{turn(r)}",
                 suggestion_chat=f"chat-s{turn(r)}",
@@ -56,7 +56,9 @@ def make_client() -> ScriptedChatCompletionClient:
 
 
 def calls(client: ScriptedChatCompletionClient, role: str, turn: int) -> list[ScriptedRequest]:
-    return [c for c in client.calls if c.context.role == role and c.context.turn == turn]
+    """`role`'s calls of `turn`: MACRS's own roles are "macrs.<role>", final_list is shared."""
+    full = role if role == "final_list" else f"macrs.{role}"
+    return [c for c in client.calls if c.context.role == full and c.context.turn == turn]
 
 
 def user_text(req: ScriptedRequest) -> str:
@@ -141,8 +143,8 @@ async def test_ablation_switches(ir: bool, sr: bool, ir_calls: int, sr_calls: in
     client = make_client()
     await play(new_system(client, information_reflection=ir, strategy_reflection=sr), 3)
     roles = [c.context.role for c in client.calls]
-    assert roles.count("info_reflector") == ir_calls
-    assert roles.count("strategy_reflector") == sr_calls
+    assert roles.count("macrs.info_reflector") == ir_calls
+    assert roles.count("macrs.strategy_reflector") == sr_calls
     ask3 = user_text(calls(client, "ask", 3)[0])
     if not ir:
         assert "Current demand: (none)\nBrowsing history: (none)" in ask3
@@ -175,7 +177,7 @@ async def test_final_list_reflects_last_feedback_then_lists() -> None:
 async def test_blank_recommendation_is_a_schema_failure_that_is_repaired() -> None:
     replies = iter(['{"item_title": "  ", "response": "I have just the film!"}'])
     client = make_client()
-    client.rules["recommend"] = lambda r: next(
+    client.rules["macrs.recommend"] = lambda r: next(
         replies, '{"item_title": "Heat (1995)", "response": "Try Heat."}'
     )
     _, turns = await play(new_system(client), 1)
@@ -205,14 +207,14 @@ async def test_planner_choice_is_parsed_repaired_or_recorded_as_error(catalog: o
         )
 
     client = make_client()
-    client.rules["planner"] = planner
+    client.rules["macrs.planner"] = planner
     state, turns = await play(new_system(client), 1)
     assert turns[0].act == "chat" and turns[0].text == "chat-1"
     assert len(calls(client, "planner", 1)) == 2
     assert "not valid JSON for the schema" in user_text(calls(client, "planner", 1)[1])
 
     broken = make_client()
-    broken.rules["planner"] = lambda r: '{"choice": "dance"}'
+    broken.rules["macrs.planner"] = lambda r: '{"choice": "dance"}'
     sample = Sample(sample_id="s", user_id="u", history=("m1",), target_id="m2", opening="hi")
     sim = LLMUserSimulator(
         sample, catalog, broken, PromptLibrary(), dialogue_id="d1", system_name="MACRS"
