@@ -76,7 +76,7 @@ def make_executor(setup: CampaignSetup) -> Executor:
 async def run_campaign_async(
     scenario: Scenario,
     *,
-    output_dir: Path | None = None,
+    output_dir: Path | str | None = None,
     progress: bool = True,
     scripted_rules: Mapping[str, Rule] | None = None,
     resume: bool = True,
@@ -93,6 +93,7 @@ async def run_campaign_async(
     again, and the same command writes only the report.
     """
     started = time.perf_counter()
+    output_dir = Path(output_dir) if output_dir is not None else None
     scenario = with_cache_path(scenario, output_dir)
     setup = CampaignSetup.from_scenario(scenario, scripted_rules=scripted_rules)
     try:
