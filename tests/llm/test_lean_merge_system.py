@@ -1,5 +1,7 @@
+from typing import Any
+
 import pytest
-from autogen_core.models import AssistantMessage, SystemMessage, UserMessage
+from autogen_core.models import AssistantMessage, LLMMessage, SystemMessage, UserMessage
 
 from macrs_sim.llm.lean.body import MessageEncoder, merge_system_messages
 
@@ -7,12 +9,12 @@ USER = UserMessage(content="hi", source="u")
 REPLY = AssistantMessage(content="yes", source="a")
 
 
-def encoded(messages):  # type: ignore[no-untyped-def]
+def encoded(messages: list[LLMMessage]) -> list[dict[str, Any]]:
     return MessageEncoder("fake-model", "unknown").encode(merge_system_messages(messages))
 
 
 def test_one_clean_system_message_is_sent_as_it_is() -> None:
-    messages = [USER, SystemMessage(content="Be brief."), REPLY]
+    messages: list[LLMMessage] = [USER, SystemMessage(content="Be brief."), REPLY]
     assert merge_system_messages(messages) is messages
     assert encoded(messages)[1] == {"content": "Be brief.", "role": "system"}
 
@@ -29,7 +31,7 @@ def test_one_clean_system_message_is_sent_as_it_is() -> None:
 def test_system_messages_that_need_merging_or_stripping_are_rebuilt(
     systems: list[str], expected: str | None
 ) -> None:
-    messages = [*(SystemMessage(content=s) for s in systems), USER]
+    messages: list[LLMMessage] = [*(SystemMessage(content=s) for s in systems), USER]
     sent = encoded(messages)
     if expected is None:
         assert sent == [{"role": "user", "content": "hi"}]
