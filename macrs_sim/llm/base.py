@@ -158,6 +158,13 @@ class CreateRequest:
     cancellation_token: CancellationToken | None = None
 
     def send(self, client: ChatCompletionClient) -> Awaitable[CreateResult]:
+        # A wrapper's own `create` would only rebuild this (frozen) request: hand it over.
+        if (
+            isinstance(client, WrappingClient)
+            and type(client).create is WrappingClient.create
+            and "create" not in vars(client)
+        ):
+            return client._handle(self)
         return client.create(
             self.messages,
             tools=self.tools,

@@ -1,4 +1,4 @@
-from macrs_sim.simulators.leak_guard import LeakGuard
+from macrs_sim.simulators.leak_guard import LeakGuard, fold, fold_text
 
 
 def test_multi_word_titles_match_loosely() -> None:
@@ -70,3 +70,12 @@ def test_function_word_titles_count_mid_sentence_only() -> None:
     assert it.redact("Have you seen It? It is scary.") == "Have you seen that movie? It is scary."
     # Other short titles still count at the start of a sentence.
     assert LeakGuard("Up").leaks("Up would be perfect.")
+
+
+def test_fold_text_is_folds_text_on_ascii_and_accented_input() -> None:
+    assert fold_text("Tom & Jerry ") == "Tom  and  Jerry "
+    assert fold_text("Amélie\r\n&") == "Amelie\r\n and "
+    for text in ("", "Se7en & co.", "Amélie & Léon", "“Up”\t", "\ufeffHeat"):
+        assert fold_text(text) == fold(text)[0]
+    guard = LeakGuard("Tom and Jerry")
+    assert guard.leaks("I loved tom & jerry!")

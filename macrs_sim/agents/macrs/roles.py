@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from autogen_core import MessageContext, RoutedAgent, message_handler
 from autogen_core.models import ChatCompletionClient, LLMMessage
@@ -36,6 +37,8 @@ T = TypeVar("T", bound=BaseModel)
 # Calls are attributed to "macrs.<role>" (scripted rules of different systems never collide);
 # the shared fallback-list role ("final_list") is passed as is.
 ROLE_PREFIX = "macrs."
+# Each role class's message handlers, found once (see RoleAgent._discover_handlers).
+_HANDLERS: dict[type, tuple[Any, ...]] = {}
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,15 @@ class RoleAgent(RoutedAgent):
         self.role = role
         self.template = template
         self.setup = setup
+
+    @classmethod
+    def _discover_handlers(cls) -> Sequence[Any]:
+        """RoutedAgent walks dir(cls) for every new agent (several per dialogue); the
+        handlers are the class's own, so the walk is done once per class."""
+        found = _HANDLERS.get(cls)
+        if found is None:
+            found = _HANDLERS[cls] = tuple(super()._discover_handlers())
+        return found
 
     def _context(self, turn: int, role: str | None = None) -> CallContext:
         s = self.setup

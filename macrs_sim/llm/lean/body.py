@@ -106,6 +106,8 @@ def merge_system_messages(messages: Sequence[LLMMessage]) -> Sequence[LLMMessage
     """autogen's rule for models without `multiple_system_messages`: adjacent system
     messages become one (joined by newlines, trailing space stripped, dropped if empty),
     at the first one's place; apart, an error."""
+    if _one_clean_system_message(messages):
+        return messages  # what the merge would rebuild, message for message
     joined = ""
     rest: list[LLMMessage] = []
     first = last = -1
@@ -126,3 +128,12 @@ def merge_system_messages(messages: Sequence[LLMMessage]) -> Sequence[LLMMessage
     if joined:
         rest.insert(first, SystemMessage(content=joined))
     return rest
+
+
+def _one_clean_system_message(messages: Sequence[LLMMessage]) -> bool:
+    """One system message, non-empty and without trailing whitespace: nothing to merge."""
+    systems = [m for m in messages if isinstance(m, SystemMessage)]
+    if len(systems) != 1:
+        return False
+    content = systems[0].content
+    return bool(content) and content == content.rstrip()

@@ -64,6 +64,7 @@ class LeanChatClient(SimpleChatClient):
         self._session = LoopSession()
         self._fallback = fallback
         self._sdk: ChatCompletionClient | None = None
+        self._claude = model.startswith("claude-")  # autogen's message rules: the SDK's
 
     async def create(
         self,
@@ -96,10 +97,12 @@ class LeanChatClient(SimpleChatClient):
         return await task
 
     def _sdk_only(self, extra_create_args: Mapping[str, Any]) -> bool:
+        if not extra_create_args:
+            return self._claude
         return (
             any(name in extra_create_args for name in SDK_ONLY_ARGS)
             or isinstance(extra_create_args.get("response_format"), type)
-            or self.model.startswith("claude-")
+            or self._claude
         )
 
     async def _complete(
