@@ -1,5 +1,5 @@
 /* A system's internals (SystemTurn.explain): any nested value as key/value lists, with
- * tidier layouts for MACRS's known keys. A known key in an unexpected shape falls back
+ * tidier layouts for known keys (MACRS's, RecMind's tree, ToolRec's loop). A known key in an unexpected shape falls back
  * to the generic layout, so other systems' explain dicts always render. */
 (function () {
 "use strict";
@@ -81,10 +81,81 @@ function renderProfile(profile) {
     Object.keys(rest).length ? MV.renderValue(rest, 1) : null);
 }
 
+function shorten(text, n) {
+  text = String(text);
+  return text.length > n ? text.slice(0, n - 1) + "…" : text;
+}
+
+/* RecMind's reasoning tree (agents/recmind/tree.py): nodes linked by parent, a status each
+ * (kept, pruned, unexplored, backtracked, alternative, finish), ToT votes, Self-Inspiring
+ * path numbers, and the final path drawn in bold. */
+function renderTree(tree) {
+  var el = MV.el;
+  if (!MV.isPlainObject(tree) || !Array.isArray(tree.nodes)) return null;
+  var onPath = {};
+  (tree.final_path || []).forEach(function (id) { onPath[id] = true; });
+  var children = {};
+  var roots = [];
+  tree.nodes.forEach(function (n) {
+    if (n.parent === null || n.parent === undefined) roots.push(n);
+    else (children[n.parent] = children[n.parent] || []).push(n);
+  });
+  function node(n) {
+    var action = n.action + (n.argument ? "[" + n.argument + "]" : "");
+    var label = el("div", {class: "tree-label"},
+      el("span", {class: "node-id"}, "#" + n.id), " ",
+      MV.badge(n.status, "node"),
+      n.votes !== null && n.votes !== undefined ? el("span", {class: "votes"}, " " + n.votes + " vote" + (n.votes === 1 ? "" : "s")) : null,
+      n.path > 1 ? el("span", {class: "votes"}, " path " + n.path) : null, " ",
+      el("span", {class: "thought", title: n.thought}, shorten(n.thought, 140)), " → ",
+      el("code", {class: n.ok === false ? "failed" : null}, shorten(action, 100)));
+    var obs = n.observation === null || n.observation === undefined ? null :
+      el("details", {class: "observation"}, el("summary", null, shorten(n.observation, 120)),
+        el("pre", null, n.observation));
+    var kids = children[n.id];
+    return el("li", {class: "tree-node" + (onPath[n.id] ? " final" : ""), "data-node": n.id,
+      "data-status": n.status}, label, obs,
+      kids ? el("ul", {class: "tree"}, kids.map(node)) : null);
+  }
+  var path = (tree.final_path || []).map(function (id) { return "#" + id; }).join(" → ");
+  return el("div", {class: "reasoning-tree"},
+    el("p", {class: "tree-summary"}, "Planner ", el("b", null, tree.planner), ": ",
+      tree.steps_used + " of " + tree.step_limit + " steps",
+      tree.hit_step_limit ? el("span", {class: "limit"}, " (step limit hit)") : null,
+      path ? "; final path " + path : ""),
+    el("ul", {class: "tree"}, roots.map(node)),
+    tree.answer ? el("p", {class: "tree-answer"}, el("b", null, "Answer: "), tree.answer) : null);
+}
+
+/* ToolRec's surrogate-user loop (agents/toolrec/loop.py): one row per round. */
+function renderLoop(loop) {
+  var el = MV.el;
+  if (!MV.isPlainObject(loop) || !Array.isArray(loop.rounds)) return null;
+  var rows = loop.rounds.map(function (r) {
+    var added = Array.isArray(r.items) ? r.items.length : "";
+    var refused = Array.isArray(r.invalid) ? r.invalid.length : "";
+    return el("tr", {class: r.error ? "failed" : null},
+      el("td", null, String(r.round !== undefined ? r.round : "")),
+      el("td", {class: "text", title: r.thought || ""}, shorten(r.thought || "", 120)),
+      el("td", null, el("code", null, String(r.action || ""))),
+      el("td", null, String(added)), el("td", null, String(refused)),
+      el("td", null, String(r.candidates !== undefined ? r.candidates : "")),
+      el("td", null, r.error ? shorten(r.error, 80) : ""));
+  });
+  return el("div", {class: "toolrec-loop"},
+    el("table", {class: "grid"},
+      el("thead", null, el("tr", null, ["Round", "Thought", "Action", "Items", "Refused", "List", "Error"]
+        .map(function (h) { return el("th", null, h); }))),
+      el("tbody", null, rows)),
+    loop.stop ? el("p", null, "Stopped: ", el("b", null, String(loop.stop))) : null);
+}
+
 var KNOWN = [
   ["candidates", "Candidate replies", renderCandidates],
   ["planner", "Planner reasoning", renderPlanner],
   ["profile", "User profile", renderProfile],
+  ["tree", "Reasoning tree", renderTree],
+  ["loop", "Surrogate-user loop", renderLoop],
   ["suggestions", "Strategy suggestions", null],
   ["experiences", "Experiences", null],
   ["strategy_reflection", "Strategy reflection", null]
