@@ -17,59 +17,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
+from macrs_sim.store_rows import (
+    CALL_COLS,
+    DIALOGUE_COLS,
+    INSERT_CALL,
+    INSERT_TOOL_CALL,
+    JSON_DICT,
+    SCHEMA,
+    TOOL_COLS,
+    TOOL_SCHEMA,
+    exchange,
+    insert_dialogue,
+    set_meta,
+    tool_record,
+    tool_row,
+)
 
 SCHEMA_VERSION = "1"
 STORE_FILE = "store.sqlite"  # a run directory's store (campaign.rundir lays the directory out)
-
-_SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE samples (sample_id TEXT PRIMARY KEY, json TEXT NOT NULL);
-CREATE TABLE dialogues (
-    dialogue_id TEXT PRIMARY KEY, system TEXT NOT NULL, sample_id TEXT NOT NULL,
-    target_id TEXT NOT NULL, status TEXT NOT NULL, success_turn INTEGER,
-    turns_taken INTEGER NOT NULL, max_turns INTEGER NOT NULL, error TEXT,
-    leaks INTEGER NOT NULL, opening_json TEXT NOT NULL, final_list_json TEXT NOT NULL);
-CREATE TABLE turns (
-    dialogue_id TEXT NOT NULL REFERENCES dialogues(dialogue_id) ON DELETE CASCADE,
-    turn INTEGER NOT NULL, act TEXT NOT NULL, system_text TEXT NOT NULL,
-    items_json TEXT NOT NULL, explain_json TEXT NOT NULL, user_text TEXT NOT NULL,
-    accepted INTEGER NOT NULL, leak_retries INTEGER NOT NULL, redacted INTEGER NOT NULL,
-    PRIMARY KEY (dialogue_id, turn));
-CREATE TABLE llm_calls (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, dialogue_id TEXT, system TEXT, role TEXT NOT NULL,
-    turn INTEGER, model TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
-    completion_tokens INTEGER NOT NULL, latency_s REAL NOT NULL, cached INTEGER NOT NULL,
-    ok INTEGER NOT NULL, error TEXT);
-CREATE INDEX llm_calls_dialogue ON llm_calls(dialogue_id);
-CREATE TABLE events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, ts REAL NOT NULL, kind TEXT NOT NULL,
-    json TEXT NOT NULL);
-"""
-# Added after format 1 shipped: `open` creates it in older stores (IF NOT EXISTS).
-_TOOL_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tool_calls (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, dialogue_id TEXT, system TEXT, role TEXT NOT NULL,
-    turn INTEGER, tool TEXT NOT NULL, input_json TEXT NOT NULL, output_chars INTEGER NOT NULL,
-    latency_s REAL NOT NULL, ok INTEGER NOT NULL, error TEXT);
-CREATE INDEX IF NOT EXISTS tool_calls_dialogue ON tool_calls(dialogue_id);
-"""
-
-_CALL_COLS = ", ".join(LLMCallRecord.model_fields)
-_INSERT_CALL = (
-    f"INSERT INTO llm_calls ({_CALL_COLS}) "
-    f"VALUES ({', '.join(':' + c for c in LLMCallRecord.model_fields)})"
-)
-_TOOL_COLS = "dialogue_id, system, role, turn, tool, input_json, output_chars, latency_s, ok, error"
-_INSERT_TOOL_CALL = f"INSERT INTO tool_calls ({_TOOL_COLS}) VALUES ({', '.join('?' * 10)})"
-_DIALOGUE_COLS = (
-    "dialogue_id, system, sample_id, target_id, status, success_turn, max_turns, error, leaks"
-)
-# Pydantic serializes what plain json cannot (tuples, models, enums) in event payloads.
-_JSON_DICT = TypeAdapter(dict[str, Any])
 
 
 @dataclass(frozen=True)
@@ -111,7 +78,7 @@ class RunStore:
         store = cls(path, _connect(path, "rwc"))
         # One transaction: a store has its whole schema and version, or nothing.
         store._conn.executescript(
-            f"BEGIN; {_SCHEMA} {_TOOL_SCHEMA}"
+            f"BEGIN; {SCHEMA} {TOOL_SCHEMA}"
             f" INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}'); COMMIT;"
         )
         return store
@@ -157,7 +124,7 @@ class RunStore:
         if self._conn.execute(has).fetchone() is not None:
             return
         try:
-            self._conn.executescript(f"BEGIN; {_TOOL_SCHEMA} COMMIT;")
+            self._conn.executescript(f"BEGIN; {TOOL_SCHEMA} COMMIT;")
         except sqlite3.OperationalError:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
@@ -213,7 +180,7 @@ class RunStore:
         with self._transaction() as conn:
             conn.execute(
                 "INSERT INTO events (ts, kind, json) VALUES (?, ?, ?)",
-                (time.time(), kind, _JSON_DICT.dump_json(payload).decode()),
+                (time.time(), kind, JSON_DICT.dump_json(payload).decode()),
             )
 
     def read_events(self, kind: str | None = None) -> list[StoredEvent]:
@@ -245,9 +212,9 @@ class RunStore:
         nothing."""
         try:
             with self._transaction() as conn:
-                _insert_dialogue(conn, result, calls)
-                conn.executemany(_INSERT_TOOL_CALL, [_tool_row(t) for t in tool_calls])
-                _set_meta(conn, meta or {})
+                insert_dialogue(conn, result, calls)
+                conn.executemany(INSERT_TOOL_CALL, [tool_row(t) for t in tool_calls])
+                set_meta(conn, meta or {})
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"dialogue {result.dialogue_id} not written: {exc}") from None
 
@@ -266,9 +233,9 @@ class RunStore:
                 conn.executemany(
                     "INSERT OR REPLACE INTO samples (sample_id, json) VALUES (?, ?)", rows
                 )
-                conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+                conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
                 for result in dialogues:
-                    _insert_dialogue(conn, result, ())
+                    insert_dialogue(conn, result, ())
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"samples not written: {exc}") from None
 
@@ -303,9 +270,9 @@ class RunStore:
     ) -> None:
         """Record calls not tied to a written dialogue (e.g. sample building)."""
         with self._transaction() as conn:
-            conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
-            conn.executemany(_INSERT_TOOL_CALL, [_tool_row(t) for t in tool_calls])
-            _set_meta(conn, meta or {})
+            conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
+            conn.executemany(INSERT_TOOL_CALL, [tool_row(t) for t in tool_calls])
+            set_meta(conn, meta or {})
 
     def settle_in_flight(self, key: str) -> int:
         """Turn the usage a stopped session last recorded under meta `key` (calls of
@@ -327,7 +294,7 @@ class RunStore:
             if p or c
         ]
         with self._transaction() as conn:
-            conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
+            conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
             conn.execute("DELETE FROM meta WHERE key = ?", (key,))
         return sum(c.prompt_tokens + c.completion_tokens for c in calls)
 
@@ -340,9 +307,9 @@ class RunStore:
             args,
         )
         for t in turns:
-            exchanges.setdefault(t["dialogue_id"], []).append(_exchange(t))
+            exchanges.setdefault(t["dialogue_id"], []).append(exchange(t))
         rows = self._conn.execute(
-            f"SELECT {_DIALOGUE_COLS}, opening_json, final_list_json FROM dialogues d{where}"
+            f"SELECT {DIALOGUE_COLS}, opening_json, final_list_json FROM dialogues d{where}"
             " ORDER BY d.rowid",
             args,
         )
@@ -364,14 +331,14 @@ class RunStore:
         return int(row.fetchone()[0])
 
     def read_calls(self) -> list[LLMCallRecord]:
-        rows = self._conn.execute(f"SELECT {_CALL_COLS} FROM llm_calls ORDER BY id")
+        rows = self._conn.execute(f"SELECT {CALL_COLS} FROM llm_calls ORDER BY id")
         return [LLMCallRecord.model_validate(dict(r)) for r in rows]
 
     def read_tool_calls(self) -> list[ToolCallRecord]:
         if not self._tool_table:
             return []
-        rows = self._conn.execute(f"SELECT {_TOOL_COLS} FROM tool_calls ORDER BY id")
-        return [_tool_record(r) for r in rows]
+        rows = self._conn.execute(f"SELECT {TOOL_COLS} FROM tool_calls ORDER BY id")
+        return [tool_record(r) for r in rows]
 
     def counts(self) -> dict[str, int]:
         tables = ("dialogues", "turns", "llm_calls", "tool_calls")
@@ -381,53 +348,3 @@ class RunStore:
             else 0
             for t in tables
         }
-
-
-def _set_meta(conn: sqlite3.Connection, meta: Mapping[str, str]) -> None:
-    conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", meta.items())
-
-
-def _insert_dialogue(
-    conn: sqlite3.Connection, result: DialogueResult, calls: Sequence[LLMCallRecord]
-) -> None:
-    row = result.model_dump(mode="json")
-    exchanges = row.pop("exchanges")
-    row["opening_json"] = json.dumps(row.pop("opening"))
-    row["final_list_json"] = json.dumps(row.pop("final_list"))
-    row["turns_taken"] = result.turns_taken
-    turns = [_turn_row(result.dialogue_id, ex) for ex in exchanges]
-    cols, params = ", ".join(row), ", ".join(f":{c}" for c in row)
-    conn.execute(f"INSERT INTO dialogues ({cols}) VALUES ({params})", row)
-    conn.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turns)
-    conn.executemany(_INSERT_CALL, [c.model_dump() for c in calls])
-
-
-def _tool_row(rec: ToolCallRecord) -> tuple[Any, ...]:
-    return (
-        rec.dialogue_id, rec.system, rec.role, rec.turn, rec.tool,
-        _JSON_DICT.dump_json(rec.input).decode(), rec.output_chars, rec.latency_s, rec.ok,
-        rec.error,
-    )  # fmt: skip
-
-
-def _tool_record(row: sqlite3.Row) -> ToolCallRecord:
-    data = dict(row)
-    data["input"] = json.loads(data.pop("input_json"))
-    return ToolCallRecord.model_validate(data)
-
-
-def _turn_row(dialogue_id: str, ex: dict[str, Any]) -> tuple[Any, ...]:
-    """One `turns` row from an Exchange dumped with mode="json"."""
-    s, u = ex["system"], ex["user"]
-    return (
-        dialogue_id, ex["turn"], s["act"], s["text"], json.dumps(s["items"]),
-        json.dumps(s["explain"]), u["text"], u["accepted"], u["leak_retries"], u["redacted"],
-    )  # fmt: skip
-
-
-def _exchange(t: sqlite3.Row) -> dict[str, Any]:
-    """An Exchange (as validation input) from a `turns` row; 0/1 columns validate as bools."""
-    items, explain = json.loads(t["items_json"]), json.loads(t["explain_json"])
-    system = {"act": t["act"], "text": t["system_text"], "items": items, "explain": explain}
-    user = {k: t[k] for k in ("accepted", "leak_retries", "redacted")} | {"text": t["user_text"]}
-    return {"turn": t["turn"], "system": system, "user": user}

@@ -9,7 +9,8 @@ import pytest
 
 from macrs_sim import store as store_module
 from macrs_sim.protocol import ToolCallRecord
-from macrs_sim.store import _SCHEMA, SCHEMA_VERSION, RunStore
+from macrs_sim.store import SCHEMA_VERSION, RunStore
+from macrs_sim.store_rows import SCHEMA
 from tests.test_store import _call, _result
 
 
@@ -62,7 +63,7 @@ def test_deleting_error_dialogues_detaches_their_tool_calls(store: RunStore) -> 
 def _old_store(path: Path) -> Path:
     """A store as macrs-sim wrote it before the tool_calls table existed."""
     with sqlite3.connect(path) as conn:
-        conn.executescript(_SCHEMA)
+        conn.executescript(SCHEMA)
         conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
     conn.close()
     return path
