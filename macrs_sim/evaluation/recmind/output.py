@@ -10,12 +10,11 @@ import csv
 import io
 import json
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from macrs_sim.analysis.atomic import write_text_atomic
 from macrs_sim.data.splits import Interactions
 from macrs_sim.evaluation.recmind.results import Answer, RunRow
 from macrs_sim.evaluation.recmind.settings import EvalSettings
@@ -24,18 +23,6 @@ RESULTS_CSV = "results.csv"
 RESULTS_JSON = "results.json"
 ANSWERS_JSONL = "answers.jsonl"
 SETTINGS_JSON = "settings.json"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _clean(value: Any) -> Any:
@@ -78,5 +65,5 @@ def write_outputs(
         SETTINGS_JSON: json.dumps(resolved, indent=2) + "\n",
     }
     for name, text in files.items():
-        _write_atomic(folder / name, text)
+        write_text_atomic(folder / name, text)
     return [folder / name for name in files]

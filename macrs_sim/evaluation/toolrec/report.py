@@ -6,13 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from macrs_sim.analysis.atomic import write_text_atomic
 from macrs_sim.evaluation.toolrec.metrics import mean_std
 from macrs_sim.evaluation.toolrec.run import Evaluation, LoopRecord, UserResult
 from macrs_sim.protocol import Record
@@ -87,17 +86,6 @@ def loop_stats(loops: Sequence[LoopRecord]) -> dict[str, Any]:
     }
 
 
-def _atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _csv(rows: Sequence[Record]) -> str:
     buf = io.StringIO()
     flat = [r.model_dump(mode="json") for r in rows]
@@ -120,5 +108,5 @@ def write_report(folder: Path, ev: Evaluation, header: dict[str, Any]) -> list[P
     paths = [folder / n for n in (RESULTS_CSV, PER_SEED_CSV, RESULTS_JSON, LOOPS_JSONL)]
     texts = [_csv(summary), _csv(seeds), json.dumps(record, indent=2) + "\n", loops]
     for path, text in zip(paths, texts, strict=True):
-        _atomic(path, text)
+        write_text_atomic(path, text)
     return paths
