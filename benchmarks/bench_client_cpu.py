@@ -11,7 +11,11 @@ fixed per run (ramp-up, tail) is taken out by differencing two sizes: per call =
 over --repeats; `load_avg_1m` says how busy the machine was (the numbers are CPU time,
 not wall time, but a loaded machine still inflates them somewhat).
 
+Every run (campaign and bare loop alike) is on the event loop campaigns use,
+`--event-loop auto` (uvloop where installed) unless told otherwise; the JSON says which.
+
     python benchmarks/bench_client_cpu.py [--in-flight 8 64 200] [--clients lean sdk]
+        [--event-loop auto|uvloop|asyncio]
 """
 
 from __future__ import annotations
@@ -128,11 +132,13 @@ async def run_bare(args: argparse.Namespace) -> None:
 
 def child(args: argparse.Namespace) -> None:
     """One measured run, in a fresh process."""
+    from macrs_sim.campaign.event_loop import run_async
+
     if args.child == "campaign":
-        print(json.dumps(asyncio.run(run_campaign(args))))
+        print(json.dumps(run_async(run_campaign(args), args.event_loop)))
         return
     before, started = chat_requests(args.url), cpu_s()
-    asyncio.run(run_bare(args))
+    run_async(run_bare(args), args.event_loop)
     print(json.dumps({"cpu_s": cpu_s() - started, "calls": chat_requests(args.url) - before}))
 
 
@@ -196,7 +202,8 @@ def record_bodies(path: Path, sample_set: Path) -> None:
 
 
 def start_server(latency_s: float) -> tuple[subprocess.Popen[str], str]:
-    cmd = [sys.executable, "-m", "macrs_sim.llm.fake_openai_server", "--latency", str(latency_s)]
+    serve = "from macrs_sim.llm.fake_openai_server import main; main()"
+    cmd = [sys.executable, "-c", serve, "--latency", str(latency_s)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     url: str = json.loads(proc.stdout.readline())["base_urls"][0]
@@ -208,7 +215,8 @@ def campaign_ms(args: argparse.Namespace, url: str, client: str, n: int, sets: S
 
     def run(size: int) -> list[str]:
         return ["--child", "campaign", "--client", client, "--in-flight", str(n),
-                "--dialogues", str(size), "--sample-set", str(sets[size])]  # fmt: skip
+                "--dialogues", str(size), "--sample-set", str(sets[size]),
+                "--event-loop", args.event_loop]  # fmt: skip
 
     return per_call_ms(url, run(small), run(2 * small))
 
@@ -216,7 +224,7 @@ def campaign_ms(args: argparse.Namespace, url: str, client: str, n: int, sets: S
 def bare_ms(args: argparse.Namespace, url: str, n: int, bodies: Path) -> float:
     def run(calls: int) -> list[str]:
         return ["--child", "bare", "--bodies", str(bodies), "--in-flight", str(n),
-                "--calls", str(calls)]  # fmt: skip
+                "--calls", str(calls), "--event-loop", args.event_loop]  # fmt: skip
 
     return per_call_ms(url, run(args.bare_calls), run(2 * args.bare_calls))
 
@@ -248,6 +256,7 @@ def main() -> None:
     ap.add_argument("--bare-calls", type=int, default=3000)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--latency", type=float, default=0.2)
+    ap.add_argument("--event-loop", default="auto", choices=["auto", "uvloop", "asyncio"])
     # Internal: one measured run in a fresh process.
     ap.add_argument("--child", choices=["campaign", "bare"], help=argparse.SUPPRESS)
     ap.add_argument("--url", help=argparse.SUPPRESS)
@@ -261,6 +270,8 @@ def main() -> None:
         args.in_flight = args.in_flight[0]
         child(args)
         return
+    from macrs_sim.campaign.event_loop import resolved
+
     proc, url = start_server(args.latency)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -275,6 +286,7 @@ def main() -> None:
     report = {
         "benchmark": "client_cpu_per_call",
         "server_latency_s": args.latency,
+        "event_loop": resolved(args.event_loop),
         "repeats": args.repeats,
         "in_flight": rows,
         "target": "lean <= 0.5 ms per call at 200 in flight, ratio to bare <= 3.5",
