@@ -17,7 +17,6 @@ call order, are its sequential steps. Users are prepared first, untimed.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import cProfile
 import json
 import math
@@ -29,6 +28,7 @@ from typing import Any
 
 from bench_scripted_campaign import measure, prepare_users, scenario
 
+from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
 
@@ -93,7 +93,7 @@ def main() -> None:
     ap.add_argument("--profile", help="write a cProfile of the campaign to this file")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        report = asyncio.run(run(args, Path(tmp)))
+        report = run_async(run(args, Path(tmp)))
     json.dump(report, sys.stdout)
     print()
 
