@@ -28,11 +28,14 @@ from typing import Any
 
 from bench_scripted_campaign import measure, prepare_users, scenario
 
+from macrs_sim.agents.macrs.roles import ROLE_PREFIX
+from macrs_sim.agents.macrs.system import RESPONDER_ACTS
 from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
 
-RESPONDERS = frozenset({"ask", "chat", "recommend"})
+# The three responders MACRS asks at once each turn (their calls' roles, as stored).
+RESPONDERS = frozenset(ROLE_PREFIX + act for act in RESPONDER_ACTS)
 
 
 def critical_steps(calls: list[LLMCallRecord]) -> int:
