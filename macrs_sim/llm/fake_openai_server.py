@@ -46,8 +46,12 @@ class FakeOpenAIServer:
         port: int = 0,
         model: str = "fake",
         response_formats: frozenset[str] | None = None,
+        record: bool = True,
     ) -> None:
         self.latency_s = latency_s
+        # Keep every request (tests read them); off for a long-running server, which
+        # would otherwise grow by every body it is sent (gigabytes over a benchmark).
+        self.record = record
         self.model = model
         # The `response_format` types taken (None: all); others get llama-cpp-python's 500.
         # E.g. frozenset({"text", "json_object"}) is llama-cpp-python's server.
@@ -160,6 +164,8 @@ class FakeOpenAIServer:
 
     def _record(self, request: web.Request, body: Any) -> int:
         port = request.url.port or 0
+        if not self.record:
+            return port
         headers = {k.lower(): v for k, v in request.headers.items()}
         self.requests.append(Recorded(request.method, request.path, port, headers, body))
         return port
@@ -208,7 +214,7 @@ class FakeOpenAIServer:
 
 async def _serve(args: argparse.Namespace) -> None:
     async with FakeOpenAIServer(
-        latency_s=args.latency, endpoints=args.endpoints, port=args.port
+        latency_s=args.latency, endpoints=args.endpoints, port=args.port, record=args.record
     ) as srv:
         print(json.dumps({"base_urls": srv.base_urls}), flush=True)
         await asyncio.Event().wait()  # until interrupted
@@ -219,6 +225,7 @@ def main() -> None:
     ap.add_argument("--port", type=int, default=0, help="first port (0: random free ports)")
     ap.add_argument("--endpoints", type=int, default=1, help="how many ports to listen on")
     ap.add_argument("--latency", type=float, default=0.0, help="seconds per chat request")
+    ap.add_argument("--record", action="store_true", help="keep every request in memory")
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is the way to stop it
         asyncio.run(_serve(ap.parse_args()))
 
