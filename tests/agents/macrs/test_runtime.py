@@ -262,7 +262,12 @@ async def test_macrs_runs_its_roles_on_a_quiet_runtime() -> None:
     profile = UserProfile(browsing_history=["Heat (1995)"])
     client = ScriptedChatCompletionClient({"macrs.info_reflector": lambda r: profile})
     system = MACRSRecommender("MACRS", client, PromptLibrary(), dialogue_id="d-1")
-    await system._reflect(DialogueState(dialogue_id="d-1", opening=UserTurn(text="Hi ")))
+    state = DialogueState(dialogue_id="d-1", opening=UserTurn(text="Hi "))
+    await system._reflect(state)
     assert isinstance(system._runtime, QuietRuntime)
     assert system.memory.profile == profile
+    recipient = system._agent_ids["info_reflector"]
+    await system._reflect(state)  # the recipient's id is made once per role and dialogue
+    assert system._agent_ids == {"info_reflector": AgentId("info_reflector", "d-1")}
+    assert system._agent_ids["info_reflector"] is recipient
     await system.close()
