@@ -14,6 +14,7 @@ from pathlib import Path
 from string import Template
 
 from macrs_sim.errors import ConfigError
+from macrs_sim.prompts.split import fill, split_template
 from macrs_sim.textfile import read_utf8
 
 _SECTION = re.compile(r"^\[([a-z_]+)\]\s*$", re.MULTILINE)
@@ -30,8 +31,12 @@ class PromptTemplate:
             template = self.sections[section]
         except KeyError:
             raise ConfigError(f"prompt '{self.name}': missing section [{section}]") from None
+        split = split_template(template)
         try:
-            return Template(template).substitute({k: str(v) for k, v in values.items()})
+            mapping = {k: str(v) for k, v in values.items()}
+            if split is None:  # a stray '$': string.Template raises its own error for it
+                return Template(template).substitute(mapping)
+            return fill(split, mapping)
         except KeyError as err:
             raise ConfigError(
                 f"prompt '{self.name}' [{section}]: no value for ${err.args[0]}"

@@ -60,6 +60,7 @@ class MACRSRecommender:
         self._setup = roles.RoleSetup(client, dialogue_id, name, self.options.retries)
         self._prompts = prompts
         self._runtime: SingleThreadedAgentRuntime | None = None
+        self._agent_ids: dict[str, AgentId] = {}  # made once: AgentId checks its type per id
 
     async def respond(self, state: DialogueState) -> SystemTurn:
         turn, mem = state.turn, self.memory
@@ -174,7 +175,11 @@ class MACRSRecommender:
 
     async def _ask(self, agent_type: str, message: BaseModel, reply_type: type[R]) -> R:
         runtime = await self._ensure_runtime()
-        reply = await runtime.send_message(message, AgentId(agent_type, self._setup.dialogue_id))
+        recipient = self._agent_ids.get(agent_type)
+        if recipient is None:
+            recipient = AgentId(agent_type, self._setup.dialogue_id)
+            self._agent_ids[agent_type] = recipient
+        reply = await runtime.send_message(message, recipient)
         if not isinstance(reply, reply_type):
             raise TypeError(
                 f"{agent_type} answered {type(reply).__name__}, expected {reply_type.__name__}"

@@ -136,8 +136,28 @@ async def test_typed_messages_go_through_without_serialising_or_logging(
     assert agent.tasks == [asyncio.current_task()]  # called directly, not via the queue
     (ctx,) = agent.contexts
     assert (ctx.sender, ctx.topic_id, ctx.is_rpc) == (None, None, True)
-    assert len(ctx.message_id) == 36 and not ctx.cancellation_token.is_cancelled()
+    assert ctx.message_id.startswith("quiet-") and not ctx.cancellation_token.is_cancelled()
     assert (serialised.calls, attributes.calls) == (0, 0)
+
+
+async def test_quiet_message_ids_are_unique_across_runtimes_and_a_given_id_is_kept() -> None:
+    first, second = await started(QuietRuntime()), await started(QuietRuntime())
+    for runtime in (first, second, first, second):
+        for key in ("d1", "d2"):  # two agents of each runtime
+            await runtime.send_message(REQUEST, AgentId("echo", key))
+    await first.send_message(REQUEST, AgentId("echo", "d1"), message_id="mine")
+    ids = []
+    for runtime in (first, second):
+        for key in ("d1", "d2"):
+            agent = await runtime.try_get_underlying_agent_instance(AgentId("echo", key), Echo)
+            ids += [ctx.message_id for ctx in agent.contexts]
+        await runtime.stop()
+    assert len(ids) == 9 and ids.count("mine") == 1
+    drawn = [i for i in ids if i != "mine"]
+    assert len(set(drawn)) == 8 and all(i.startswith("quiet-") for i in drawn)
+    # consecutive draws from one process-wide counter (a counter per runtime would repeat)
+    numbers = [int(i.removeprefix("quiet-")) for i in drawn]
+    assert sorted(numbers) == list(range(min(numbers), min(numbers) + 8))
 
 
 async def test_a_handler_error_reaches_the_sender_as_with_autogen_core() -> None:
@@ -242,7 +262,12 @@ async def test_macrs_runs_its_roles_on_a_quiet_runtime() -> None:
     profile = UserProfile(browsing_history=["Heat (1995)"])
     client = ScriptedChatCompletionClient({"macrs.info_reflector": lambda r: profile})
     system = MACRSRecommender("MACRS", client, PromptLibrary(), dialogue_id="d-1")
-    await system._reflect(DialogueState(dialogue_id="d-1", opening=UserTurn(text="Hi ")))
+    state = DialogueState(dialogue_id="d-1", opening=UserTurn(text="Hi "))
+    await system._reflect(state)
     assert isinstance(system._runtime, QuietRuntime)
     assert system.memory.profile == profile
+    recipient = system._agent_ids["info_reflector"]
+    await system._reflect(state)  # the recipient's id is made once per role and dialogue
+    assert system._agent_ids == {"info_reflector": AgentId("info_reflector", "d-1")}
+    assert system._agent_ids["info_reflector"] is recipient
     await system.close()
