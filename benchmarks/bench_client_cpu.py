@@ -7,9 +7,11 @@ system), for a campaign from its first dialogue's start to its last dialogue's s
 (imports, set-up and the report left out), for the bare loop around the loop. Users are
 prepared beforehand (scripted backend), so every call counted is a dialogue's. What stays
 fixed per run (ramp-up, tail) is taken out by differencing two sizes: per call =
-(cpu(2n) - cpu(n)) / (calls(2n) - calls(n)), calls as the server counted them. Median
-over --repeats; `load_avg_1m` says how busy the machine was (the numbers are CPU time,
-not wall time, but a loaded machine still inflates them somewhat).
+(cpu(2n) - cpu(n)) / (calls(2n) - calls(n)), calls as the server counted them, each term
+the median of --repeats runs (a single run on the shared machine can be 20 % slow, and a
+difference of two runs doubles that); `*_pairs` are the figures of each pair on its own,
+`load_avg_1m` says how busy the machine was (CPU time, not wall time, but a loaded
+machine still inflates it somewhat).
 
 Every run (campaign and bare loop alike) is on the event loop campaigns use,
 `--event-loop auto` (uvloop where installed) unless told otherwise; the JSON says which.
@@ -151,9 +153,22 @@ def spawn(url: str, *extra: str) -> dict[str, float]:
     return result
 
 
-def per_call_ms(url: str, small: list[str], large: list[str]) -> float:
-    a, b = spawn(url, *small), spawn(url, *large)
-    return 1000 * (b["cpu_s"] - a["cpu_s"]) / max(1.0, b["calls"] - a["calls"])
+def per_call_ms(
+    url: str, small: list[str], large: list[str], repeats: int
+) -> tuple[float, list[float]]:
+    """The small and the large run `repeats` times each, interleaved. Per call: (median CPU
+    of the large runs - median CPU of the small) / (the same for calls), so one run slowed
+    by the shared machine moves a median, not the difference; and each pair's own figure."""
+    pairs = [(spawn(url, *small), spawn(url, *large)) for _ in range(repeats)]
+
+    def per_call(a: dict[str, float], b: dict[str, float]) -> float:
+        return 1000 * (b["cpu_s"] - a["cpu_s"]) / max(1.0, b["calls"] - a["calls"])
+
+    def median_run(runs: list[dict[str, float]]) -> dict[str, float]:
+        return {key: statistics.median(r[key] for r in runs) for key in ("cpu_s", "calls")}
+
+    medians = per_call(median_run([a for a, _ in pairs]), median_run([b for _, b in pairs]))
+    return medians, [per_call(a, b) for a, b in pairs]
 
 
 def prepare_sample_sets(sizes: set[int], tmp: Path) -> dict[int, Path]:
@@ -210,7 +225,9 @@ def start_server(latency_s: float) -> tuple[subprocess.Popen[str], str]:
     return proc, url
 
 
-def campaign_ms(args: argparse.Namespace, url: str, client: str, n: int, sets: Sets) -> float:
+def campaign_ms(
+    args: argparse.Namespace, url: str, client: str, n: int, sets: Sets
+) -> tuple[float, list[float]]:
     small = max(n, args.min_dialogues)
 
     def run(size: int) -> list[str]:
@@ -218,15 +235,15 @@ def campaign_ms(args: argparse.Namespace, url: str, client: str, n: int, sets: S
                 "--dialogues", str(size), "--sample-set", str(sets[size]),
                 "--event-loop", args.event_loop]  # fmt: skip
 
-    return per_call_ms(url, run(small), run(2 * small))
+    return per_call_ms(url, run(small), run(2 * small), args.repeats)
 
 
-def bare_ms(args: argparse.Namespace, url: str, n: int, bodies: Path) -> float:
+def bare_ms(args: argparse.Namespace, url: str, n: int, bodies: Path) -> tuple[float, list[float]]:
     def run(calls: int) -> list[str]:
         return ["--child", "bare", "--bodies", str(bodies), "--in-flight", str(n),
                 "--calls", str(calls), "--event-loop", args.event_loop]  # fmt: skip
 
-    return per_call_ms(url, run(args.bare_calls), run(2 * args.bare_calls))
+    return per_call_ms(url, run(args.bare_calls), run(2 * args.bare_calls), args.repeats)
 
 
 def measure(args: argparse.Namespace, url: str, sets: Sets, bodies: Path) -> dict[str, Any]:
@@ -234,12 +251,12 @@ def measure(args: argparse.Namespace, url: str, sets: Sets, bodies: Path) -> dic
     for n in args.in_flight:
         row: dict[str, Any] = {}
         for client in args.clients:
-            runs = [campaign_ms(args, url, client, n, sets) for _ in range(args.repeats)]
-            row[f"{client}_ms_per_call"] = round(statistics.median(runs), 3)
-            row[f"{client}_runs"] = [round(r, 3) for r in runs]
-        runs = [bare_ms(args, url, n, bodies) for _ in range(args.repeats)]
-        row["bare_ms_per_call"] = round(statistics.median(runs), 3)
-        row["bare_runs"] = [round(r, 3) for r in runs]
+            per_call, pairs = campaign_ms(args, url, client, n, sets)
+            row[f"{client}_ms_per_call"] = round(per_call, 3)
+            row[f"{client}_pairs"] = [round(p, 3) for p in pairs]
+        per_call, pairs = bare_ms(args, url, n, bodies)
+        row["bare_ms_per_call"] = round(per_call, 3)
+        row["bare_pairs"] = [round(p, 3) for p in pairs]
         for client in args.clients:
             ratio = row[f"{client}_ms_per_call"] / row["bare_ms_per_call"]
             row[f"{client}_ratio_to_bare"] = round(ratio, 2)
