@@ -17,6 +17,7 @@ call order, are its sequential steps. Users are prepared first, untimed.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import cProfile
 import json
 import math
@@ -30,7 +31,6 @@ from bench_scripted_campaign import measure, prepare_users, scenario
 
 from macrs_sim.agents.macrs.roles import ROLE_PREFIX
 from macrs_sim.agents.macrs.system import RESPONDER_ACTS
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
 
@@ -96,7 +96,7 @@ def main() -> None:
     ap.add_argument("--profile", help="write a cProfile of the campaign to this file")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        report = run_async(run(args, Path(tmp)))
+        report = asyncio.run(run(args, Path(tmp)))
     json.dump(report, sys.stdout)
     print()
 

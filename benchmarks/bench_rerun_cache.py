@@ -17,6 +17,7 @@ time (summed per-call latency) is what the cache saves.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 import tempfile
@@ -24,7 +25,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.campaign.runner import run_campaign_async
 from macrs_sim.config import Scenario, parse_scenario
 from macrs_sim.llm.scripted import ScriptedChatCompletionClient
@@ -71,7 +71,7 @@ def run_once(sc: Scenario) -> dict[str, Any]:
     calls_before = backend_calls
     started = time.perf_counter()
     try:
-        result = run_async(run_campaign_async(sc, progress=False), sc.campaign.event_loop)
+        result = asyncio.run(run_campaign_async(sc, progress=False))
     finally:
         RunStore.write_dialogue = original  # type: ignore[method-assign]
     with RunStore.open(result.store_path) as store:

@@ -26,7 +26,6 @@ from typing import Any
 
 import psutil
 
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.campaign.runner import run_campaign_async
 from macrs_sim.campaign.sampling import build_sample_set
 from macrs_sim.campaign.setup import CampaignSetup
@@ -157,7 +156,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         users = asyncio.run(prepare_users(args.dialogues, Path(tmp)))
         sc = scenario(args.dialogues, latency_s=0.0, concurrency=args.concurrency, sample_set=users)
-        out, _ = run_async(measure(sc, Path(tmp), args.dialogues), sc.campaign.event_loop)
+        out, _ = asyncio.run(measure(sc, Path(tmp), args.dialogues))
     calls_per_s = out["llm_calls"] / out["dialogue_phase_s"]
     report = {
         "benchmark": "scripted_macrs_campaign",
