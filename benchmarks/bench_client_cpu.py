@@ -13,11 +13,7 @@ difference of two runs doubles that); `*_pairs` are the figures of each pair on 
 `load_avg_1m` says how busy the machine was (CPU time, not wall time, but a loaded
 machine still inflates it somewhat).
 
-Every run (campaign and bare loop alike) is on the event loop campaigns use,
-`--event-loop auto` (uvloop where installed) unless told otherwise; the JSON says which.
-
     python benchmarks/bench_client_cpu.py [--in-flight 8 64 200] [--clients lean sdk]
-        [--event-loop auto|uvloop|asyncio]
 """
 
 from __future__ import annotations
@@ -134,13 +130,11 @@ async def run_bare(args: argparse.Namespace) -> None:
 
 def child(args: argparse.Namespace) -> None:
     """One measured run, in a fresh process."""
-    from macrs_sim.campaign.event_loop import run_async
-
     if args.child == "campaign":
-        print(json.dumps(run_async(run_campaign(args), args.event_loop)))
+        print(json.dumps(asyncio.run(run_campaign(args))))
         return
     before, started = chat_requests(args.url), cpu_s()
-    run_async(run_bare(args), args.event_loop)
+    asyncio.run(run_bare(args))
     print(json.dumps({"cpu_s": cpu_s() - started, "calls": chat_requests(args.url) - before}))
 
 
@@ -217,7 +211,7 @@ def record_bodies(path: Path, sample_set: Path) -> None:
 
 
 def start_server(latency_s: float) -> tuple[subprocess.Popen[str], str]:
-    serve = "from macrs_sim.llm.fake_openai_server import main; main()"
+    serve = "from macrs_sim.llm.fake_openai_server import main; main()"  # -m would warn
     cmd = [sys.executable, "-c", serve, "--latency", str(latency_s)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
@@ -232,8 +226,7 @@ def campaign_ms(
 
     def run(size: int) -> list[str]:
         return ["--child", "campaign", "--client", client, "--in-flight", str(n),
-                "--dialogues", str(size), "--sample-set", str(sets[size]),
-                "--event-loop", args.event_loop]  # fmt: skip
+                "--dialogues", str(size), "--sample-set", str(sets[size])]  # fmt: skip
 
     return per_call_ms(url, run(small), run(2 * small), args.repeats)
 
@@ -241,7 +234,7 @@ def campaign_ms(
 def bare_ms(args: argparse.Namespace, url: str, n: int, bodies: Path) -> tuple[float, list[float]]:
     def run(calls: int) -> list[str]:
         return ["--child", "bare", "--bodies", str(bodies), "--in-flight", str(n),
-                "--calls", str(calls), "--event-loop", args.event_loop]  # fmt: skip
+                "--calls", str(calls)]  # fmt: skip
 
     return per_call_ms(url, run(args.bare_calls), run(2 * args.bare_calls), args.repeats)
 
@@ -273,7 +266,6 @@ def main() -> None:
     ap.add_argument("--bare-calls", type=int, default=3000)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--latency", type=float, default=0.2)
-    ap.add_argument("--event-loop", default="auto", choices=["auto", "uvloop", "asyncio"])
     # Internal: one measured run in a fresh process.
     ap.add_argument("--child", choices=["campaign", "bare"], help=argparse.SUPPRESS)
     ap.add_argument("--url", help=argparse.SUPPRESS)
@@ -287,8 +279,6 @@ def main() -> None:
         args.in_flight = args.in_flight[0]
         child(args)
         return
-    from macrs_sim.campaign.event_loop import resolved
-
     proc, url = start_server(args.latency)
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -303,7 +293,6 @@ def main() -> None:
     report = {
         "benchmark": "client_cpu_per_call",
         "server_latency_s": args.latency,
-        "event_loop": resolved(args.event_loop),
         "repeats": args.repeats,
         "in_flight": rows,
         "target": "lean <= 0.5 ms per call at 200 in flight, ratio to bare <= 3.5",

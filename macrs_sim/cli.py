@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -10,7 +11,6 @@ from typing import NoReturn
 
 from rich.console import Console
 
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.cli_analysis import add_analysis_commands
 from macrs_sim.cli_chat import add_chat_command
 from macrs_sim.cli_data import add_data_commands
@@ -36,7 +36,7 @@ def _run(args: argparse.Namespace) -> int:
     if output is not None and output.exists() and not output.is_dir():
         raise ConfigError(f"--output-dir {output}: not a folder (expected where runs go)")
     try:
-        result = run_async(
+        result = asyncio.run(
             run_campaign_async(
                 scenario,
                 output_dir=output,
@@ -44,8 +44,7 @@ def _run(args: argparse.Namespace) -> int:
                 resume=not args.no_resume,
                 notify=lambda line: print(line, file=sys.stderr),
                 retry_errors=args.retry_errors,
-            ),
-            scenario.campaign.event_loop,
+            )
         )
     except CampaignInterrupted as stop:
         print(stop, file=sys.stderr)
@@ -77,7 +76,7 @@ def _models_check(args: argparse.Namespace) -> int:
 
     setup = CampaignSetup.from_scenario(load_scenario(args.scenario))
     for cfg in setup.model_configs():
-        run_async(preflight(cfg, notify=print))  # print: a server's words are no markup
+        asyncio.run(preflight(cfg, notify=print))  # print: a server's words are no markup
         console.print(f"ok: {cfg.backend} model reachable")
     return 0
 

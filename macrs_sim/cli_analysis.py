@@ -60,9 +60,10 @@ def _compare(args: argparse.Namespace) -> int:
 
 
 def _judge(args: argparse.Namespace) -> int:
+    import asyncio
+
     from macrs_sim.analysis.report.full import write_report
     from macrs_sim.analysis.runs.load import load_run
-    from macrs_sim.campaign.event_loop import run_async
     from macrs_sim.campaign.judging import judge_campaign
     from macrs_sim.campaign.setup import CampaignSetup
     from macrs_sim.config import load_scenario
@@ -81,7 +82,7 @@ def _judge(args: argparse.Namespace) -> int:
         finally:
             await setup.close()
 
-    n = run_async(judge(), scenario.campaign.event_loop)
+    n = asyncio.run(judge())
     console.print(f"judged {n} new pair(s)")
     console.print(render_table2_markdown(judge_table(read_judgments(run.path))))
     _print_summary(write_report(run.path))

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
 
@@ -119,7 +119,7 @@ def _samples_build(args: argparse.Namespace) -> int:
         finally:
             await setup.close()
 
-    samples = run_async(build())
+    samples = asyncio.run(build())
     console.print(f"wrote {len(samples)} samples to {out}")
     counts = Counter(s.bucket or "unbucketed" for s in samples)
     console.print("by popularity bucket: " + ", ".join(f"{b} {n}" for b, n in counts.items()))

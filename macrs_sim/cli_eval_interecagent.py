@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 import sys
 from collections import Counter
@@ -12,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def _one_turn(args: argparse.Namespace) -> int:
     from macrs_sim.llm.accounting import CallLog
 
     log = CallLog()
-    choice, result = run_async(_one_turn_async(args, settings, log))
+    choice, result = asyncio.run(_one_turn_async(args, settings, log))
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", result.dataset_name).strip("-") or "dataset"
     out = Path(args.out or f"reports/interecagent-one-turn-{settings.task}-{slug}")
     paths = write_one_turn(out, result)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import math
 import re
 import sys
@@ -16,7 +17,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.errors import ConfigError
 
 # Settings field -> the option that sets it (for one-line errors).
@@ -136,7 +136,7 @@ def _eval_recmind(args: argparse.Namespace) -> int:
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", Path(args.dataset).stem).strip("-") or "dataset"
     out = Path(args.out or f"reports/recmind-{settings.task}-{slug}")
     with _progress(not args.no_progress) as progress:
-        result = run_async(evaluate(settings, out, _to_stderr, progress))
+        result = asyncio.run(evaluate(settings, out, _to_stderr, progress))
     _print_table(result)
     print("wrote " + ", ".join(str(p) for p in result.files))
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.errors import ConfigError
 
 console = Console(markup=False, highlight=False)
@@ -150,7 +150,7 @@ def _eval_toolrec(args: argparse.Namespace) -> int:
     from macrs_sim.evaluation.toolrec.report import per_seed, summarize, write_report
 
     settings, options = _settings(args)
-    data, ev, usage = run_async(_evaluate(args, settings, options))
+    data, ev, usage = asyncio.run(_evaluate(args, settings, options))
     rows = summarize(per_seed(ev.users, ev.models), ev.models)
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", data.dataset_name).strip("-") or "dataset"
     header = {"dataset": data.dataset_name, "fingerprint": data.fingerprint,

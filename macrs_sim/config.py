@@ -254,9 +254,6 @@ class CacheConfig(Strict):
     path: str | None = None
 
 
-EventLoopChoice = Literal["auto", "uvloop", "asyncio"]
-
-
 class CampaignConfig(Strict):
     concurrency: int = Field(default=4, ge=1, le=MAX_CONCURRENCY)
     output_dir: str = "runs"
@@ -264,8 +261,6 @@ class CampaignConfig(Strict):
     executor: Literal["local", "ray"] = "local"
     ray_actors: int = Field(default=2, ge=1, le=MAX_CONCURRENCY)
     ray_address: str | None = None
-    # "auto": uvloop where installed (less CPU per call, same results), else asyncio's loop.
-    event_loop: EventLoopChoice = "auto"
     # Price per model name (as recorded per call); unpriced models cost 0.
     prices: dict[str, Price] = Field(default_factory=dict)
     # Stop starting new dialogues once this many tokens / dollars were spent.

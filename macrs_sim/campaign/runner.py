@@ -16,7 +16,6 @@ from pathlib import Path
 
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics
 from macrs_sim.analysis.report.summary import run_metrics
-from macrs_sim.campaign.event_loop import run_async
 from macrs_sim.campaign.executor import Executor
 from macrs_sim.campaign.local_executor import LocalExecutor
 from macrs_sim.campaign.resume import RunStatus, Session
@@ -156,13 +155,12 @@ def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignR
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     coro = run_campaign_async(scenario, **kwargs)  # type: ignore[arg-type]
-    choice = scenario.campaign.event_loop
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return run_async(coro, choice)
+        return asyncio.run(coro)
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="run_campaign") as pool:
-        return pool.submit(run_async, coro, choice).result()
+        return pool.submit(asyncio.run, coro).result()
 
 
 def _write_report(run_dir: Path, catalog: Catalog) -> None:
