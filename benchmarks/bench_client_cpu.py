@@ -153,7 +153,13 @@ def per_call_ms(
     """The small and the large run `repeats` times each, interleaved. Per call: (median CPU
     of the large runs - median CPU of the small) / (the same for calls), so one run slowed
     by the shared machine moves a median, not the difference; and each pair's own figure."""
-    pairs = [(spawn(url, *small), spawn(url, *large)) for _ in range(repeats)]
+    pairs = []
+    for i in range(repeats):  # order alternates: a steady drift of the machine cancels out
+        if i % 2:
+            b = spawn(url, *large)
+            pairs.append((spawn(url, *small), b))
+        else:
+            pairs.append((spawn(url, *small), spawn(url, *large)))
 
     def per_call(a: dict[str, float], b: dict[str, float]) -> float:
         return 1000 * (b["cpu_s"] - a["cpu_s"]) / max(1.0, b["calls"] - a["calls"])
@@ -211,8 +217,7 @@ def record_bodies(path: Path, sample_set: Path) -> None:
 
 
 def start_server(latency_s: float) -> tuple[subprocess.Popen[str], str]:
-    serve = "from macrs_sim.llm.fake_openai_server import main; main()"  # -m would warn
-    cmd = [sys.executable, "-c", serve, "--latency", str(latency_s)]
+    cmd = [sys.executable, "-m", "macrs_sim.llm.fake_openai_server", "--latency", str(latency_s)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     url: str = json.loads(proc.stdout.readline())["base_urls"][0]

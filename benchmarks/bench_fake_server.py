@@ -57,8 +57,7 @@ class CpuClock:
 
 
 def start_server(endpoints: int, latency_s: float) -> tuple[subprocess.Popen[str], list[str]]:
-    serve = "from macrs_sim.llm.fake_openai_server import main; main()"  # -m would warn
-    cmd = [sys.executable, "-c", serve]
+    cmd = [sys.executable, "-m", "macrs_sim.llm.fake_openai_server"]
     cmd += ["--endpoints", str(endpoints), "--latency", str(latency_s)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None

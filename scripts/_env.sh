@@ -1,17 +1,43 @@
 # Sourced by the scripts here: creates .venv and installs macrs-sim with the extras in $1.
-# Idempotent: re-installs only when pyproject.toml changed, so a second call is fast.
+# Idempotent: re-installs only when pyproject.toml or this file changed, so a second call
+# is fast.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VENV="$ROOT/.venv"
 extras="$1"
 stamp="$VENV/.installed-${extras//,/-}"
-want=$(sha256sum "$ROOT/pyproject.toml" | cut -c1-16)
+# This file is in the stamp too: a change to how llama.cpp is built re-installs.
+want=$(cat "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}" | sha256sum | cut -c1-16)
+
+# llama.cpp for a portable CPU, built once per machine into a wheel folder of our own.
+# Not llama.cpp's default -march=native: some virtual machines advertise AMX without
+# enabling it, and a native build then dies of SIGILL on its first prompt. On x86-64 it
+# targets x86-64-v3 (AVX2, FMA, F16C, BMI2); elsewhere, the compiler's defaults.
+llama_wheel_dir() {
+  local version dir args=(-DGGML_NATIVE=OFF)
+  version=$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' "$ROOT/pyproject.toml" | cut -d= -f3)
+  if [ "$(uname -m)" = x86_64 ]; then
+    args+=(-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
+  fi
+  dir="${XDG_CACHE_HOME:-$HOME/.cache}/macrs-sim/wheels/llama-cpp-$version-$(uname -m)-portable"
+  if ! compgen -G "$dir/llama_cpp_python-$version-*.whl" >/dev/null; then
+    echo "building llama-cpp-python $version for a portable CPU into $dir" >&2
+    CMAKE_ARGS="${args[*]}" "$VENV/bin/python" -m pip wheel -q --disable-pip-version-check \
+      --no-deps --no-cache-dir "llama-cpp-python==$version" -w "$dir" >&2
+  fi
+  echo "$dir"
+}
 if [ ! -x "$VENV/bin/python" ]; then
   echo "creating $VENV"
   python3 -m venv "$VENV"
 fi
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "installing macrs-sim[$extras] (the first time builds llama.cpp: about 9 minutes on 2 cores)"
+  if [[ $extras == *embedded* ]]; then  # first, so the project's install finds it there
+    wheel_dir=$(llama_wheel_dir)
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+      --force-reinstall "$wheel_dir"/llama_cpp_python-*.whl
+  fi
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[$extras]"
   echo "$want" > "$stamp"
 fi

@@ -8,6 +8,8 @@ Wrappers: `AccountingClient`, `RetryingClient`, `CachingClient`, `FaultInjecting
 Agents call `complete_json` / `complete_text` inside `calling(CallContext(...))`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from macrs_sim.llm.accounting import AccountingClient, CallLog
 from macrs_sim.llm.base import SimpleChatClient, WrappingClient
 from macrs_sim.llm.cache import CachingClient
@@ -15,7 +17,6 @@ from macrs_sim.llm.cache_store import ResponseCache
 from macrs_sim.llm.context import CallContext, calling, current_call
 from macrs_sim.llm.embedded import LlamaCppClient
 from macrs_sim.llm.factory import build_client, preflight, preflight_scenario
-from macrs_sim.llm.fake_openai_server import FakeOpenAIServer
 from macrs_sim.llm.faults import FaultInjectingClient
 from macrs_sim.llm.gguf import default_gguf_path, resolve_gguf
 from macrs_sim.llm.openai_backend import (
@@ -28,6 +29,20 @@ from macrs_sim.llm.retry import RetryingClient
 from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient, ScriptedRequest
 from macrs_sim.llm.sizing import sizing_warning
 from macrs_sim.llm.structured import complete_json, complete_text
+
+if TYPE_CHECKING:
+    from macrs_sim.llm.fake_openai_server import FakeOpenAIServer
+
+
+def __getattr__(name: str) -> Any:
+    """FakeOpenAIServer on first use: imported eagerly, `python -m
+    macrs_sim.llm.fake_openai_server` would find its module already loaded (runpy warns)."""
+    if name == "FakeOpenAIServer":
+        from macrs_sim.llm.fake_openai_server import FakeOpenAIServer
+
+        return FakeOpenAIServer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "AccountingClient",

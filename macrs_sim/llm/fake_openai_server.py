@@ -1,9 +1,11 @@
 """A fake OpenAI-compatible server on 127.0.0.1 for tests, benchmarks and manual runs.
 
 Real HTTP, so the whole client stack (openai SDK, autogen, pool, retries) is exercised.
-It records every request, answers JSON-schema requests with a valid instance (synthesized
-from the schema), and can be scripted to fail: statuses with Retry-After, dropped
-connections, replies slower than the client's timeout, or a whole endpoint down.
+It keeps every request for tests to read back (`record=True`, the default; off from the
+command line, where nothing reads them), answers JSON-schema requests with a valid
+instance (synthesized from the schema), and can be scripted to fail: statuses with
+Retry-After, dropped connections, replies slower than the client's timeout, or a whole
+endpoint down.
 
     async with FakeOpenAIServer(latency_s=0.05, endpoints=2) as srv: srv.base_urls
     with FakeOpenAIServer().run_in_thread() as srv: ...     # for subprocess / CLI tests
@@ -104,6 +106,8 @@ class FakeOpenAIServer:
             self.outages[self.ports[index]] = fault
 
     def chat_bodies(self, port: int | None = None) -> list[dict[str, Any]]:
+        if not self.record:
+            raise RuntimeError("FakeOpenAIServer(record=False) keeps no request bodies")
         return [
             r.body
             for r in self.requests
@@ -214,7 +218,7 @@ class FakeOpenAIServer:
 
 async def _serve(args: argparse.Namespace) -> None:
     async with FakeOpenAIServer(
-        latency_s=args.latency, endpoints=args.endpoints, port=args.port, record=args.record
+        latency_s=args.latency, endpoints=args.endpoints, port=args.port, record=False
     ) as srv:
         print(json.dumps({"base_urls": srv.base_urls}), flush=True)
         await asyncio.Event().wait()  # until interrupted
@@ -225,7 +229,6 @@ def main() -> None:
     ap.add_argument("--port", type=int, default=0, help="first port (0: random free ports)")
     ap.add_argument("--endpoints", type=int, default=1, help="how many ports to listen on")
     ap.add_argument("--latency", type=float, default=0.0, help="seconds per chat request")
-    ap.add_argument("--record", action="store_true", help="keep every request in memory")
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C is the way to stop it
         asyncio.run(_serve(ap.parse_args()))
 

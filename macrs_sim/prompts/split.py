@@ -20,9 +20,15 @@ class SplitTemplate(NamedTuple):
     tail: tuple[tuple[str, str], ...]  # (placeholder name, the text after it) in order
 
 
-@functools.cache  # keyed by the body: the few bodies of a process, each split once
 def split_template(body: str) -> SplitTemplate | None:
     """`body` as literal text and placeholder names; None if a `$` is not a placeholder."""
+    return _split(body)
+
+
+# Keyed by the body: a process renders a few dozen sections, each split once; bounded so
+# a long session that keeps editing prompt overrides does not keep every version.
+@functools.lru_cache(maxsize=1024)
+def _split(body: str) -> SplitTemplate | None:
     texts: list[str] = []  # literal pieces since the last placeholder
     names: list[str] = []
     literals: list[str] = []  # one per placeholder seen, and the head

@@ -3,19 +3,35 @@ count as one sequential call (this broke silently once, when roles got their kin
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
+
+import pytest
 
 from macrs_sim.campaign.runner import run_campaign_async
 from macrs_sim.config import parse_scenario
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.store import RunStore
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from bench_latency_campaign import critical_steps  # noqa: E402
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-async def test_each_turns_three_responders_count_once(tmp_path: Path, catalog: Catalog) -> None:
+@pytest.fixture
+def bench(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """The benchmark script as a module; benchmarks/ leaves sys.path and sys.modules after
+    the test (it imports bench_scripted_campaign from there)."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    yield importlib.import_module("bench_latency_campaign")
+    for name in ("bench_latency_campaign", "bench_scripted_campaign"):
+        sys.modules.pop(name, None)
+
+
+async def test_each_turns_three_responders_count_once(
+    tmp_path: Path, catalog: Catalog, bench: ModuleType
+) -> None:
     path = tmp_path / "catalog.jsonl"
     path.write_text("".join(i.model_dump_json() + "\n" for i in catalog))
     scenario = parse_scenario(
@@ -38,4 +54,4 @@ async def test_each_turns_three_responders_count_once(tmp_path: Path, catalog: C
         responders = [c for c in calls if c.role.endswith((".ask", ".chat", ".recommend"))]
         assert len(responders) == 3 * turns > 0
         # 3 calls a turn run at once: the path is 2 calls a turn shorter than the count.
-        assert critical_steps(calls) == len(calls) - 2 * turns
+        assert bench.critical_steps(calls) == len(calls) - 2 * turns
