@@ -160,6 +160,18 @@ async def test_timeout_and_lost_connection_are_transient(srv: RawServer) -> None
     await client.close()
 
 
+async def test_a_calls_own_timeout_overrides_the_clients(srv: RawServer) -> None:
+    client = build_lean_client(config(srv.base_url, timeout_s=30.0), temperature=0.0)
+    srv.hang(1.0)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    with pytest.raises(openai.APITimeoutError):
+        await client.create(PROMPT, extra_create_args={"timeout": 0.2})
+    assert loop.time() - start < 0.9  # its own 0.2 s (+ one sweep), not the client's 30 s
+    assert (await client.create(PROMPT)).content == srv.text
+    await client.close()
+
+
 async def test_connection_refused() -> None:
     async with RawServer() as gone:
         url = gone.base_url

@@ -38,15 +38,19 @@ def encode(body: Mapping[str, Any]) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
 
 
+def body_tail(fields: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """`fields` (create args, "stream" included) as the body's fields after `messages` and
+    `model`: in the SDK's order, then extra_body's (a name already there keeps its place)."""
+    tail = [(name, fields[name]) for name in sorted(fields) if name not in NOT_BODY]
+    tail.extend((fields.get("extra_body") or {}).items())
+    return tuple(tail)
+
+
 def chat_body(
-    messages: list[dict[str, Any]], model: str, fields: Mapping[str, Any]
+    messages: list[dict[str, Any]], model: str, tail: Sequence[tuple[str, Any]]
 ) -> dict[str, Any]:
-    """`fields` (create args, "stream" included) in the SDK's order, extra_body last."""
     body: dict[str, Any] = {"messages": messages, "model": model}
-    for name in sorted(fields):
-        if name not in NOT_BODY:
-            body[name] = fields[name]
-    body.update(fields.get("extra_body") or {})
+    body.update(tail)
     return body
 
 
@@ -132,8 +136,13 @@ def merge_system_messages(messages: Sequence[LLMMessage]) -> Sequence[LLMMessage
 
 def _one_clean_system_message(messages: Sequence[LLMMessage]) -> bool:
     """One system message, non-empty and without trailing whitespace: nothing to merge."""
-    systems = [m for m in messages if isinstance(m, SystemMessage)]
-    if len(systems) != 1:
+    found: SystemMessage | None = None
+    for message in messages:
+        if isinstance(message, SystemMessage):
+            if found is not None:
+                return False
+            found = message
+    if found is None:
         return False
-    content = systems[0].content
-    return bool(content) and content == content.rstrip()
+    content = found.content
+    return bool(content) and not content[-1].isspace()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlparse
@@ -26,8 +27,15 @@ from pydantic import BaseModel
 
 from macrs_sim.llm.base import JsonOutput, SimpleChatClient, ToolChoice
 from macrs_sim.llm.http_transport import LoopSession, _proxy_for
-from macrs_sim.llm.lean.body import MessageEncoder, chat_body, encode, merge_system_messages
+from macrs_sim.llm.lean.body import (
+    MessageEncoder,
+    body_tail,
+    chat_body,
+    encode,
+    merge_system_messages,
+)
 from macrs_sim.llm.lean.body import response_format as schema_format
+from macrs_sim.llm.lean.deadlines import Deadlines
 from macrs_sim.llm.lean.errors import bad_reply, connection_error, status_error, timeout_error
 from macrs_sim.llm.lean.reply import to_result
 
@@ -50,12 +58,19 @@ class LeanChatClient(SimpleChatClient):
         self.model = model
         self.url = base_url.rstrip("/") + "/chat/completions"
         self._fields = {**create_args, "stream": False}
+        # (fields, body tail) per json_output of calls without extra create args: the
+        # campaign's few kinds of call, each worked out once.
+        self._plain: dict[JsonOutput, tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
         self._headers = {
             "Authorization": f"Bearer {api_key}",
             "Content-Type": "application/json",
             "Accept": "application/json",
         }
-        self._timeout = _timeout(timeout_s)
+        self._timeout_s = timeout_s
+        # Each call gets timeout_s from sending to the reply's last byte, on one shared
+        # timer (deadlines.py); aiohttp only times connection attempts.
+        self._deadlines = Deadlines()
+        self._connect = aiohttp.ClientTimeout(total=None, sock_connect=timeout_s)
         where = urlparse(self.url)
         self._proxy = _proxy_for(where.scheme, where.hostname or "")
         self._family = model_info["family"]
@@ -112,12 +127,11 @@ class LeanChatClient(SimpleChatClient):
         json_output: JsonOutput,
         extra_create_args: Mapping[str, Any],
     ) -> CreateResult:
-        fields = self._request_fields(json_output, extra_create_args)
+        fields, tail = self._request(json_output, extra_create_args)
         if self._merge_system:
             messages = merge_system_messages(messages)
-        body = encode(chat_body(self._messages.encode(messages), self.model, fields))
-        timeout = self._timeout if "timeout" not in fields else _timeout(fields["timeout"])
-        status, raw = await self._post(body, timeout)
+        body = encode(chat_body(self._messages.encode(messages), self.model, tail))
+        status, raw = await self._post(body, fields.get("timeout", self._timeout_s))
         try:
             reply = json.loads(raw)
             schema = json_output if isinstance(json_output, type) else None
@@ -127,6 +141,19 @@ class LeanChatClient(SimpleChatClient):
             raise bad_reply(self.url, status, raw, why) from None
         except json.JSONDecodeError:
             raise bad_reply(self.url, status, raw, "reply is not JSON") from None
+
+    def _request(
+        self, json_output: JsonOutput, extra_create_args: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
+        """This request's create args and the body fields they make."""
+        if extra_create_args or not (json_output is None or isinstance(json_output, bool | type)):
+            fields = self._request_fields(json_output, extra_create_args)
+            return fields, body_tail(fields)
+        known = self._plain.get(json_output)
+        if known is None:
+            fields = self._request_fields(json_output, extra_create_args)
+            known = self._plain[json_output] = (fields, body_tail(fields))
+        return known
 
     def _request_fields(
         self, json_output: JsonOutput, extra_create_args: Mapping[str, Any]
@@ -150,20 +177,25 @@ class LeanChatClient(SimpleChatClient):
             )
         return fields
 
-    async def _post(self, body: bytes, timeout: aiohttp.ClientTimeout) -> tuple[int, bytes]:
+    async def _post(self, body: bytes, timeout_s: float | None) -> tuple[int, bytes]:
+        """The reply's status and bytes, in `timeout_s` (None: no limit, as in the SDK)."""
+        connect = self._connect
+        if timeout_s != self._timeout_s:
+            connect = aiohttp.ClientTimeout(total=None, sock_connect=timeout_s)
         try:
-            async with self._session.get().post(
-                self.url,
-                data=body,
-                headers=self._headers,
-                timeout=timeout,
-                allow_redirects=False,
-                proxy=self._proxy,
-            ) as response:
-                raw = await response.read()
-                if not 200 <= response.status < 300:
-                    raise status_error(self.url, response.status, response.raw_headers, raw)
-                return response.status, raw
+            with self._deadlines.within(timeout_s if timeout_s is not None else math.inf):
+                async with self._session.get().post(
+                    self.url,
+                    data=body,
+                    headers=self._headers,
+                    timeout=connect,
+                    allow_redirects=False,
+                    proxy=self._proxy,
+                ) as response:
+                    raw = await response.read()
+            if not 200 <= response.status < 300:
+                raise status_error(self.url, response.status, response.raw_headers, raw)
+            return response.status, raw
         except TimeoutError as err:  # before ClientError: aiohttp's timeouts are both
             raise timeout_error(self.url) from err
         except aiohttp.ClientError as err:
@@ -173,9 +205,3 @@ class LeanChatClient(SimpleChatClient):
         await self._session.close()
         if self._sdk is not None:
             await self._sdk.close()
-
-
-def _timeout(seconds: float | None) -> aiohttp.ClientTimeout:
-    """The SDK's httpx timeout as the project's aiohttp transport applies it: per
-    connection attempt and per socket read, not for the whole call."""
-    return aiohttp.ClientTimeout(total=None, sock_connect=seconds, sock_read=seconds)
