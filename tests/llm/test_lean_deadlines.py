@@ -78,7 +78,6 @@ def test_one_deadlines_serves_a_loop_after_another() -> None:
             asyncio.run(_sleep_within(deadlines, 0.05, 1.0))
 
 
-
 async def test_a_short_timeout_joining_long_ones_gets_its_finer_sweeps() -> None:
     deadlines = Deadlines(max_resolution_s=1.0)
     long = asyncio.ensure_future(_sleep_within(deadlines, 30.0, 0.6))  # swept each 1 s

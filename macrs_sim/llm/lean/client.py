@@ -29,9 +29,12 @@ from macrs_sim.llm.base import JsonOutput, SimpleChatClient, ToolChoice
 from macrs_sim.llm.http_transport import LoopSession, _proxy_for
 from macrs_sim.llm.lean.body import (
     MessageEncoder,
+    Tail,
     body_tail,
     chat_body,
     encode,
+    encode_plain,
+    encode_tail,
     merge_system_messages,
 )
 from macrs_sim.llm.lean.body import response_format as schema_format
@@ -60,7 +63,7 @@ class LeanChatClient(SimpleChatClient):
         self._fields = {**create_args, "stream": False}
         # (fields, body tail) per json_output of calls without extra create args: the
         # campaign's few kinds of call, each worked out once.
-        self._plain: dict[JsonOutput, tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
+        self._plain: dict[JsonOutput, tuple[dict[str, Any], Tail, bytes | None]] = {}
         self._headers = {
             "Authorization": f"Bearer {api_key}",
             "Content-Type": "application/json",
@@ -127,10 +130,15 @@ class LeanChatClient(SimpleChatClient):
         json_output: JsonOutput,
         extra_create_args: Mapping[str, Any],
     ) -> CreateResult:
-        fields, tail = self._request(json_output, extra_create_args)
+        fields, tail, tail_json = self._request(json_output, extra_create_args)
         if self._merge_system:
             messages = merge_system_messages(messages)
-        body = encode(chat_body(self._messages.encode(messages), self.model, tail))
+        encoded, plain = self._messages.encode_checked(messages)
+        body = None
+        if plain and tail_json is not None:
+            body = encode_plain(encoded, self.model, tail_json)
+        if body is None:
+            body = encode(chat_body(encoded, self.model, tail))
         status, raw = await self._post(body, fields.get("timeout", self._timeout_s))
         try:
             reply = json.loads(raw)
@@ -144,15 +152,18 @@ class LeanChatClient(SimpleChatClient):
 
     def _request(
         self, json_output: JsonOutput, extra_create_args: Mapping[str, Any]
-    ) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]]:
-        """This request's create args and the body fields they make."""
+    ) -> tuple[dict[str, Any], Tail, bytes | None]:
+        """This request's create args, the body fields they make, and those as JSON
+        (None: they name `messages` or `model`)."""
         if extra_create_args or not (json_output is None or isinstance(json_output, bool | type)):
             fields = self._request_fields(json_output, extra_create_args)
-            return fields, body_tail(fields)
+            tail = body_tail(fields)
+            return fields, tail, encode_tail(tail)
         known = self._plain.get(json_output)
         if known is None:
             fields = self._request_fields(json_output, extra_create_args)
-            known = self._plain[json_output] = (fields, body_tail(fields))
+            tail = body_tail(fields)
+            known = self._plain[json_output] = (fields, tail, encode_tail(tail))
         return known
 
     def _request_fields(

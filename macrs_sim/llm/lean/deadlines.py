@@ -60,9 +60,9 @@ class Deadline:
     ) -> None:
         self.timer.remove(self)
         # Ours only if the cancellation is the one the sweep made (asyncio.timeout's rule).
-        if self.expired and exc_type is asyncio.CancelledError:
-            if self.task.uncancel() <= self.cancelling:
-                raise TimeoutError from exc
+        expired = self.expired and exc_type is asyncio.CancelledError
+        if expired and self.task.uncancel() <= self.cancelling:
+            raise TimeoutError from exc
 
 
 class _LoopTimer:
