@@ -12,6 +12,7 @@ import pytest
 from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 
 from macrs_sim.llm.lean.body import MessageEncoder, encode, encode_plain, encode_tail
+from macrs_sim.llm.lean.reply import read_json
 from tests.llm.lean_twins import RawServer, both, config
 
 # Every escape json writes, line and paragraph separators, a BOM, DEL, C1, astral.
@@ -89,3 +90,27 @@ async def test_a_lone_surrogate_fails_alike(srv: RawServer) -> None:
         errors.append(type(info.value))
         await client.close()
     assert errors[0] is errors[1] and srv.raw == []
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"a": [1, -0.0, 0.1, 5e-324, 1e400, "\\u00e9\\ud83d\\ude00", null, true]}',
+        b'{"a": NaN, "b": -Infinity}',  # json's extensions
+        b'{"a": 123456789012345678901234567890, "b": 18446744073709551616}',  # past 64 bits
+        '{"a": "\u00e9"}'.encode("utf-16"),
+    ],
+    ids=["ordinary", "nan", "big-integers", "utf-16"],
+)
+def test_replies_read_as_json_reads_them(raw: bytes) -> None:
+    assert repr(read_json(raw)) == repr(json.loads(raw))  # repr: nan != nan
+    assert type(read_json(raw)["a"]) is type(json.loads(raw)["a"])
+
+
+@pytest.mark.parametrize("raw", [b"", b"[1,2", b'{"a":"\xff"}', b"\xff\xfe"])
+def test_unreadable_replies_fail_as_with_json(raw: bytes) -> None:
+    with pytest.raises(ValueError) as ours:
+        read_json(raw)
+    with pytest.raises(ValueError) as theirs:
+        json.loads(raw)
+    assert type(ours.value) is type(theirs.value)

@@ -3,7 +3,7 @@
 autogen's OpenAIChatCompletionClient on the openai SDK spends about 1.9 ms of CPU per call
 (the SDK's request transform, httpx layers, the strict schema rebuilt per call, pydantic
 reply models); this client builds the same body directly (body.py), posts it on one
-aiohttp session, and reads the reply with one json.loads. Errors, results and usage are
+aiohttp session, and reads the reply with one orjson.loads. Errors, results and usage are
 the SDK path's (errors.py, reply.py), so retry, the pool and WireClient see no difference.
 Requests it does not handle (tools, logprobs, a pydantic class as response_format, Claude's
 message rules) go to `fallback`, the SDK client.
@@ -40,7 +40,7 @@ from macrs_sim.llm.lean.body import (
 from macrs_sim.llm.lean.body import response_format as schema_format
 from macrs_sim.llm.lean.deadlines import Deadlines
 from macrs_sim.llm.lean.errors import bad_reply, connection_error, status_error, timeout_error
-from macrs_sim.llm.lean.reply import to_result
+from macrs_sim.llm.lean.reply import read_json, to_result
 
 SDK_ONLY_ARGS = ("logprobs", "top_logprobs", "stream_options")
 
@@ -141,7 +141,7 @@ class LeanChatClient(SimpleChatClient):
             body = encode(chat_body(encoded, self.model, tail))
         status, raw = await self._post(body, fields.get("timeout", self._timeout_s))
         try:
-            reply = json.loads(raw)
+            reply = read_json(raw)
             schema = json_output if isinstance(json_output, type) else None
             return to_result(reply, schema, self._family)
         except (KeyError, IndexError, TypeError, AttributeError, UnicodeDecodeError) as err:

@@ -1,16 +1,21 @@
-"""A chat.completion reply as autogen's OpenAI client returns it, from one json.loads."""
+"""A chat.completion reply as autogen's OpenAI client returns it, from one orjson.loads."""
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 import openai
+import orjson
 from autogen_core.models import CreateResult, ModelFamily, RequestUsage
 from autogen_ext.models._utils.normalize_stop_reason import normalize_stop_reason
 from autogen_ext.models._utils.parse_r1_content import parse_r1_content
 from pydantic import BaseModel
 
 from macrs_sim.llm.lean.errors import length_error
+
+_LONG_NUMBER = re.compile(rb"[0-9]{20}")
 
 
 def to_result(reply: dict[str, Any], schema: type[BaseModel] | None, family: str) -> CreateResult:
@@ -45,3 +50,16 @@ def to_result(reply: dict[str, Any], schema: type[BaseModel] | None, family: str
         logprobs=None,
         thought=thought,
     )
+
+
+def read_json(raw: bytes) -> Any:
+    """json.loads(raw), by orjson where it gives the same (a quarter of the CPU). What
+    orjson refuses (UTF-16, NaN, bad UTF-8) goes to json for its result or its error, as
+    do replies with a number of 20 digits or more: orjson reads one past 64 bits as a
+    float, where json keeps the integer."""
+    if _LONG_NUMBER.search(raw) is None:
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(raw)
