@@ -97,10 +97,11 @@ async def test_a_lone_surrogate_fails_alike(srv: RawServer) -> None:
     [
         b'{"a": [1, -0.0, 0.1, 5e-324, 1e400, "\\u00e9\\ud83d\\ude00", null, true]}',
         b'{"a": NaN, "b": -Infinity}',  # json's extensions
-        b'{"a": 123456789012345678901234567890, "b": 18446744073709551616}',  # past 64 bits
         '{"a": "\u00e9"}'.encode("utf-16"),
+        b'{"a": 1, "usage": {"prompt_tokens": 123456789012345678901234567890}}',  # > 64 bits
+        b'{"a": 1, "usage": {"prompt_tokens": 7, "cost": 0.5}}',
     ],
-    ids=["ordinary", "nan", "big-integers", "utf-16"],
+    ids=["ordinary", "nan", "utf-16", "huge-usage", "float-in-usage"],
 )
 def test_replies_read_as_json_reads_them(raw: bytes) -> None:
     assert repr(read_json(raw)) == repr(json.loads(raw))  # repr: nan != nan
