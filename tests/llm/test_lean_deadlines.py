@@ -61,14 +61,25 @@ async def test_a_short_timeout_begun_later_is_not_held_up_by_a_long_one() -> Non
 
 async def test_calls_of_one_timeout_expire_in_order_and_only_when_due() -> None:
     deadlines = Deadlines()
-    first = asyncio.ensure_future(_sleep_within(deadlines, 0.1, 5.0))
-    await asyncio.sleep(0.06)
-    second = asyncio.ensure_future(_sleep_within(deadlines, 0.1, 5.0))
-    await asyncio.wait([first], timeout=1.0)
+    first = asyncio.ensure_future(_sleep_within(deadlines, 0.5, 5.0))
+    await asyncio.sleep(0.25)
+    second = asyncio.ensure_future(_sleep_within(deadlines, 0.5, 5.0))
+    await asyncio.wait([first], timeout=2.0)
     assert isinstance(first.exception(), TimeoutError)
-    assert not second.done()  # due 0.06 s later
-    await asyncio.wait([second], timeout=1.0)
+    assert not second.done()  # due 0.25 s later: the sweep stops at it
+    await asyncio.wait([second], timeout=2.0)
     assert isinstance(second.exception(), TimeoutError)
+
+
+async def test_a_block_that_turns_the_sweeps_cancel_into_another_error_is_uncancelled() -> None:
+    deadlines = Deadlines()
+    with pytest.raises(ConnectionResetError), deadlines.within(0.05):
+        try:
+            await asyncio.sleep(1.0)
+        except asyncio.CancelledError:
+            raise ConnectionResetError from None  # as a transport might
+    task = asyncio.current_task()
+    assert task is not None and task.cancelling() == 0  # as asyncio.timeout leaves it
 
 
 def test_one_deadlines_serves_a_loop_after_another() -> None:

@@ -4,7 +4,10 @@ autogen's OpenAIChatCompletionClient on the openai SDK spends about 1.9 ms of CP
 (the SDK's request transform, httpx layers, the strict schema rebuilt per call, pydantic
 reply models); this client builds the same body directly (body.py), posts it on one
 aiohttp session, and reads the reply with one orjson.loads. Errors, results and usage are
-the SDK path's (errors.py, reply.py), so retry, the pool and WireClient see no difference.
+the SDK path's (errors.py, reply.py), so retry, the pool and WireClient see no difference,
+with one exception: `timeout_s` bounds the whole call (deadlines.py), where the SDK applies
+it to each read; the two agree for a reply that is not streamed, unless a server trickles
+it out (or pads it with whitespace) for longer than `timeout_s`.
 Requests it does not handle (tools, logprobs, a pydantic class as response_format, Claude's
 message rules) go to `fallback`, the SDK client.
 """

@@ -59,9 +59,11 @@ class Deadline:
         tb: TracebackType | None,
     ) -> None:
         self.timer.remove(self)
-        # Ours only if the cancellation is the one the sweep made (asyncio.timeout's rule).
-        expired = self.expired and exc_type is asyncio.CancelledError
-        if expired and self.task.uncancel() <= self.cancelling:
+        # asyncio.timeout's rule: the sweep's cancel is always taken back (a block that
+        # caught it and raised something else must not leave the task "cancelling"); a
+        # TimeoutError only if the block ends in that cancellation and no other is pending.
+        uncancelled = self.expired and self.task.uncancel() <= self.cancelling
+        if uncancelled and exc_type is asyncio.CancelledError:
             raise TimeoutError from exc
 
 
