@@ -14,8 +14,10 @@ import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 from autogen_core.models import CreateResult
 
@@ -26,7 +28,25 @@ _TABLE = (
 )
 BATCH_SIZE = 64  # entries per commit...
 BATCH_AGE_S = 1.0  # ...or fewer, once the oldest has waited this long
+# SQLite answers "database is locked" without waiting out the busy timeout in a few races
+# (two connections setting up a new file, a WAL snapshot gone stale): tried again, backing
+# off from 50 ms, before the cache gives up.
+LOCK_ATTEMPTS = 6
 _log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def when_unlocked(work: Callable[[], T], *, attempts: int = LOCK_ATTEMPTS) -> T:
+    """`work()`, tried again while SQLite says the database is locked or busy."""
+    for attempt in range(attempts):
+        try:
+            return work()
+        except sqlite3.OperationalError as err:
+            locked = "locked" in str(err) or "busy" in str(err)
+            if not locked or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 * 2**attempt)
+    raise AssertionError("unreachable")
 
 
 class ResponseCache:
@@ -99,20 +119,22 @@ class ResponseCache:
 
     def _select(self, key: str) -> str | None:
         if self._reader is None:
-            self._reader = self._connect()
+            self._reader = when_unlocked(self._connect)
         row = self._reader.execute("SELECT result FROM responses WHERE key = ?", (key,))
         found = row.fetchone()
         return None if found is None else str(found[0])
 
     def _write(self, batch: dict[str, tuple[str, float]]) -> None:
-        try:
+        rows = [(k, text, created) for k, (text, created) in batch.items()]
+
+        def commit() -> None:
             if self._writer is None:
                 self._writer = self._connect()
             with self._writer as db:  # one transaction, committed here
-                db.executemany(
-                    "INSERT OR IGNORE INTO responses VALUES (?, ?, ?)",
-                    [(k, text, created) for k, (text, created) in batch.items()],
-                )
+                db.executemany("INSERT OR IGNORE INTO responses VALUES (?, ?, ?)", rows)
+
+        try:
+            when_unlocked(commit)
         except (sqlite3.Error, OSError) as err:  # the cache only saves work: a lost entry
             self._give_up(err)  # is a re-call
         finally:

@@ -7,9 +7,10 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from autogen_core.models import CreateResult, RequestUsage
 
-from macrs_sim.llm.cache_store import BATCH_SIZE, ResponseCache
+from macrs_sim.llm.cache_store import BATCH_SIZE, ResponseCache, when_unlocked
 
 
 def reply(text: str) -> CreateResult:
@@ -84,3 +85,25 @@ def test_a_closed_cache_ignores_puts(tmp_path: Path) -> None:
     cache.close()
     cache.put("k", reply("late"))  # a straggler after the campaign closed: not an error
     cache.close()
+
+
+def test_a_locked_database_is_tried_again_and_other_errors_are_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(time, "sleep", lambda s: pauses.append(s))
+    pauses: list[float] = []
+    errors = [sqlite3.OperationalError("database is locked")] * 2
+
+    def flaky() -> str:
+        if errors:
+            raise errors.pop()
+        return "done"
+
+    assert when_unlocked(flaky) == "done" and pauses == [0.05, 0.1]
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        when_unlocked(lambda: (_ for _ in ()).throw(sqlite3.OperationalError("no such table")))
+    assert pauses == [0.05, 0.1]  # not retried
+    always = sqlite3.OperationalError("database is locked")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        when_unlocked(lambda: (_ for _ in ()).throw(always), attempts=3)
+    assert pauses == [0.05, 0.1, 0.05, 0.1]  # gave up after the third attempt
