@@ -159,14 +159,10 @@ class LeanChatClient(SimpleChatClient):
         """This request's create args, the body fields they make, and those as JSON
         (None: they name `messages` or `model`)."""
         if extra_create_args or not (json_output is None or isinstance(json_output, bool | type)):
-            fields = self._request_fields(json_output, extra_create_args)
-            tail = body_tail(fields)
-            return fields, tail, encode_tail(tail)
+            return _prepared(self._request_fields(json_output, extra_create_args))
         known = self._plain.get(json_output)
         if known is None:
-            fields = self._request_fields(json_output, extra_create_args)
-            tail = body_tail(fields)
-            known = self._plain[json_output] = (fields, tail, encode_tail(tail))
+            known = self._plain[json_output] = _prepared(self._request_fields(json_output, {}))
         return known
 
     def _request_fields(
@@ -219,3 +215,8 @@ class LeanChatClient(SimpleChatClient):
         await self._session.close()
         if self._sdk is not None:
             await self._sdk.close()
+
+
+def _prepared(fields: dict[str, Any]) -> tuple[dict[str, Any], Tail, bytes | None]:
+    tail = body_tail(fields)
+    return fields, tail, encode_tail(tail)
