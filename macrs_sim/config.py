@@ -173,6 +173,10 @@ class ProtocolConfig(Strict):
     # 2 is the most OpenAI-compatible servers accept.
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     max_structured_retries: int = Field(default=2, ge=0, le=MAX_RETRIES)
+    # Items a turn may show, for every system alike (MACRS's recommending act names one);
+    # those past it are dropped before grounding and counted. The fallback list is always
+    # exactly final_list_k.
+    max_items_per_turn: int = Field(default=1, ge=1, le=100)
 
 
 class SimulatorConfig(Strict):

@@ -23,6 +23,8 @@ class DialogueAct(StrEnum):
 
 # The explain key under which the dialogue loop keeps a system's own act (SystemTurn).
 REPORTED_ACT_KEY = "reported_act"
+# Items a turn showed past `protocol.max_items_per_turn`, dropped by the dialogue loop.
+ITEMS_OVER_LIMIT_KEY = "items_over_limit"
 
 
 class Record(BaseModel):
@@ -84,6 +86,12 @@ class SystemTurn(Record):
         reported = self.explain.get(REPORTED_ACT_KEY)
         return reported if isinstance(reported, str) else self.act
 
+    @property
+    def items_over_limit(self) -> int:
+        """Items the system showed past the protocol's limit (dropped before grounding)."""
+        dropped = self.explain.get(ITEMS_OVER_LIMIT_KEY, 0)
+        return dropped if isinstance(dropped, int) else 0
+
 
 class UserTurn(Record):
     text: str
@@ -131,6 +139,8 @@ class Sample(Record):
 
     sample_id: str
     user_id: str
+    # The simulator's persona history: the pre-target window filtered to items sharing a
+    # genre with the target (paper §4.4). It names the target's genre: systems never see it.
     history: tuple[str, ...]
     target_id: str
     target_profile: tuple[str, ...] = ()
@@ -140,6 +150,16 @@ class Sample(Record):
     # the kept one still had to be redacted (the same counts UserTurn keeps for replies).
     opening_leak_retries: int = 0
     opening_redacted: bool = False
+    # The user's own interactions before the target, in time order, unfiltered (the
+    # `history_len` items the sample was drawn from): what a system that uses the user's
+    # past is given (DESIGN.md §3). None in sample sets written before it was recorded.
+    pre_target: tuple[str, ...] | None = None
+
+    @property
+    def system_history(self) -> tuple[str, ...]:
+        """What a system that uses the user's past gets: the pre-target window. A sample made
+        by hand without one has only its history to offer."""
+        return self.history if self.pre_target is None else self.pre_target
 
 
 DialogueStatus = Literal["success", "failure", "error"]

@@ -1,9 +1,13 @@
 """What a system's builder and its campaign-scoped `prepare` may use (DESIGN.md §3).
 
-`history` is the sample's browsing history (item ids, never the target): the paper's
-systems get it as long-term memory (InteRecAgent loads it as the user's profile), so
-every system may use it; the target and the target profile are never passed. A system
-that must not see it (MACRS, single-LLM: the paper gives them only the dialogue) ignores it.
+`history` follows DESIGN.md §3 "A fair contest": a system whose spec declares
+`history = "pre-target"` (InteRecAgent's long-term memory, ToolRec's surrogate user,
+RecMind's personal memory, the trained baselines) gets the user's own interactions before
+the target, in time order and unfiltered: the `history_len` items the sample was drawn
+from, never the target nor anything after it. The simulator's persona history (that
+window filtered to the target's genres, which names the target's genre) is never passed,
+nor the target or its profile. A spec with `history = "none"` (MACRS, single-LLM: their
+paper gives them only the dialogue) gets an empty tuple.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from autogen_core.models import ChatCompletionClient
 from macrs_sim.config import DataConfig, ProtocolConfig
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.grounding import Grounder
+from macrs_sim.agents.registry import SystemSpec
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample
 from macrs_sim.tools import ToolCallLog
@@ -63,3 +68,10 @@ class PrepareContext:
     dataset: Dataset
     data: DataConfig
     samples: Sequence[Sample]
+
+
+def history_for(spec: SystemSpec, sample: Sample | None) -> tuple[str, ...]:
+    """What a system of this spec is given of the sample's user's past (see the module)."""
+    if sample is None or spec.history == "none":
+        return ()
+    return sample.system_history

@@ -22,7 +22,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from pydantic import ConfigDict, ValidationError
 
@@ -40,6 +40,25 @@ class SystemOptions(SystemEntry):
 
 
 @dataclass(frozen=True)
+class CallsInFlight:
+    """What one dialogue of a system costs a model server: the most calls it has in flight at
+    once, and how many on average (calls x mean call time / dialogue wall time), measured
+    with `benchmarks/bench_calls_in_flight.py`. Campaign sizing fills servers from these."""
+
+    peak: int = 1
+    mean: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.peak < 1 or not 0 < self.mean <= self.peak:
+            raise ValueError(f"calls in flight: need peak >= 1 and 0 < mean <= peak, got {self}")
+
+
+# What a system is given of the user's past (DESIGN.md §3 "A fair contest"): nothing, or
+# the user's own interactions before the target, unfiltered, in time order.
+HistoryAccess = Literal["none", "pre-target"]
+
+
+@dataclass(frozen=True)
 class SystemSpec:
     kind: str
     options: type[SystemOptions]
@@ -52,6 +71,21 @@ class SystemSpec:
     # The pip extra its imports need, named when they fail ("recsys" -> macrs-sim[recsys]).
     extra: str | None = None
     uses_llm: bool = True
+    # A kind that declares nothing is taken as one call at a time (a sequential agent).
+    calls_in_flight: CallsInFlight = CallsInFlight()
+    # "none" unless the system's paper uses the user's past; SystemContext.history is empty then.
+    history: HistoryAccess = "none"
+    # The name people know it by (tables, the built-in chat scenario); default: the kind.
+    label: str | None = None
+    # In `macrs-sim chat`'s built-in scenario (no scenario file given).
+    in_default_chat: bool = False
+    # "module:function": (the stored options as a dict) -> the variant's label in tables
+    # (MACRS's ablations: "w/o IR"); default: the kind.
+    variant_label: str | None = None
+
+    @property
+    def display_name(self) -> str:
+        return self.label or self.kind
 
 
 _SPECS: dict[str, SystemSpec] = {}
@@ -77,6 +111,23 @@ def _load() -> None:
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         spec = ep.load()
         register_system(spec() if callable(spec) else spec)
+
+
+def registered_specs() -> list[SystemSpec]:
+    """Every registered spec, built-in ones first, in the order they were registered."""
+    _load()
+    return list(_SPECS.values())
+
+
+def variant_label(system: Mapping[str, Any]) -> str:
+    """A stored system entry's variant label (its spec's `variant_label`, else its kind); a
+    kind no longer registered (an outside package gone) is labelled by its kind."""
+    kind = str(system.get("kind", ""))
+    _load()
+    spec = _SPECS.get(kind)
+    if spec is None or spec.variant_label is None:
+        return kind
+    return str(import_ref(spec.variant_label, spec)(system))
 
 
 def known_kinds() -> list[str]:

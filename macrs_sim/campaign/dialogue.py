@@ -8,6 +8,7 @@ from macrs_sim.agents.base import Recommender
 from macrs_sim.config import ProtocolConfig
 from macrs_sim.data.grounding import Grounder, normalize_title
 from macrs_sim.protocol import (
+    ITEMS_OVER_LIMIT_KEY,
     REPORTED_ACT_KEY,
     DialogueAct,
     DialogueResult,
@@ -31,6 +32,16 @@ def ground_turn(turn: SystemTurn, grounder: Grounder) -> SystemTurn:
         return turn
     items = tuple(grounded(item, grounder) for item in turn.items)
     return turn.model_copy(update={"items": items})
+
+
+def within_item_limit(turn: SystemTurn, limit: int) -> SystemTurn:
+    """The turn showing at most `limit` items (the first ones, as the system ordered them);
+    how many were dropped is kept in explain (SystemTurn.items_over_limit). One rule for
+    every system: MACRS's recommending act names one item, InteRecAgent shows up to 20."""
+    if len(turn.items) <= limit:
+        return turn
+    explain = {**turn.explain, ITEMS_OVER_LIMIT_KEY: len(turn.items) - limit}
+    return turn.model_copy(update={"items": turn.items[:limit], "explain": explain})
 
 
 def grounded(item: ItemRef, grounder: Grounder) -> ItemRef:
@@ -112,7 +123,8 @@ async def run_dialogue(
     try:
         while state.turn <= protocol.max_turns:
             turn_no = state.turn
-            system_turn = recorded_act(ground_turn(await system.respond(state), grounder))
+            shown = within_item_limit(await system.respond(state), protocol.max_items_per_turn)
+            system_turn = recorded_act(ground_turn(shown, grounder))
             user_turn = await simulator.reply(system_turn)
             exchange = Exchange(turn=turn_no, system=system_turn, user=user_turn)
             state = state.model_copy(update={"exchanges": (*state.exchanges, exchange)})

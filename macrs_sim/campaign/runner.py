@@ -30,7 +30,7 @@ from macrs_sim.errors import ConfigError
 from macrs_sim.llm.factory import preflight_scenario
 from macrs_sim.llm.pricing import Spend
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.llm.sizing import sizing_warning
+from macrs_sim.campaign.sizing import sizing_warning
 from macrs_sim.store import RunStore
 
 __all__ = ["CampaignInterrupted", "CampaignResult", "run_campaign", "run_campaign_async"]

@@ -18,7 +18,7 @@ from macrs_sim.campaign.dialogue import describe_error
 from macrs_sim.campaign.progress import CampaignProgress
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.data.sample_set import SampleSetHeader, read_sample_set, write_sample_set
-from macrs_sim.data.samples import build_samples
+from macrs_sim.data.samples import build_samples, with_pre_target
 from macrs_sim.errors import MacrsSimError, ModelUnavailableError
 from macrs_sim.llm.retry import is_transient
 from macrs_sim.protocol import Sample
@@ -33,7 +33,8 @@ def load_sample_set(setup: CampaignSetup) -> list[Sample] | None:
     if path is None:
         return None
     expected = (setup.dataset.name, setup.dataset.fingerprint)
-    return read_sample_set(Path(path), setup.catalog, dataset=expected)[1]
+    samples = read_sample_set(Path(path), setup.catalog, dataset=expected)[1]
+    return with_pre_target(samples, setup.dataset, setup.scenario.data)
 
 
 # What preparing one sample gave: the prepared sample, the error that ended its attempts,

@@ -9,7 +9,7 @@ from pathlib import Path
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.base import Recommender
-from macrs_sim.agents.context import PrepareContext, SystemContext
+from macrs_sim.agents.context import PrepareContext, SystemContext, history_for
 from macrs_sim.agents.registry import SystemOptions, import_ref, resolve_entries, system_spec
 from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import ModelConfig, OpenAIModel, Scenario, SystemEntry
@@ -17,7 +17,7 @@ from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
 from macrs_sim.data.sample_set import read_sample_set
-from macrs_sim.data.samples import build_samples
+from macrs_sim.data.samples import build_samples, with_pre_target
 from macrs_sim.llm.accounting import CallLog
 from macrs_sim.llm.breaker import CircuitBreaker
 from macrs_sim.llm.cache import CACHE_FILE, ResponseCache
@@ -136,7 +136,8 @@ class CampaignSetup:
         self, cfg: SystemEntry, dialogue_id: str, sample: Sample | None = None
     ) -> Recommender:
         """A fresh system for one dialogue, built by its kind's registered builder; `sample`
-        gives it the user's browsing history (none for a person in `chat`)."""
+        gives a system that uses the user's past its pre-target window (none for a person
+        in `chat`)."""
         (options,) = resolve_entries([cfg])  # already typed when taken from self.scenario
         spec = system_spec(options.kind)
         ctx = SystemContext(
@@ -148,7 +149,7 @@ class CampaignSetup:
             grounder=self.grounder,
             protocol=self.scenario.protocol,
             prepared=self._prepared(options),
-            history=sample.history if sample is not None else (),
+            history=history_for(spec, sample),
             tool_log=self.tool_log,
         )
         system: Recommender = import_ref(spec.build, spec)(options, ctx)
@@ -179,7 +180,8 @@ class CampaignSetup:
         path = self.scenario.data.sample_set
         if path:
             expected = (self.dataset.name, self.dataset.fingerprint)
-            return read_sample_set(Path(path), self.catalog, dataset=expected)[1]
+            samples = read_sample_set(Path(path), self.catalog, dataset=expected)[1]
+            return with_pre_target(samples, self.dataset, self.scenario.data)
         return build_samples(self.dataset, self.scenario.data)
 
     def build_simulator(self, sample: Sample, dialogue_id: str, system_name: str) -> UserSimulator:

@@ -26,14 +26,16 @@ def candidate_sample(
     """History = first `history_len` items, target = the next; None if not eligible."""
     if len(items) <= cfg.history_len:
         return None
-    history, target = list(items[: cfg.history_len]), items[cfg.history_len]
+    window, target = tuple(items[: cfg.history_len]), items[cfg.history_len]
+    history = list(window)
     if cfg.filter_by_category:
         target_genres = set(catalog[target].genres)
         history = [i for i in history if target_genres & set(catalog[i].genres)]
     if len(history) < cfg.min_history:
         return None
     return Sample(
-        sample_id=f"s-{user_id}", user_id=user_id, history=tuple(history), target_id=target
+        sample_id=f"s-{user_id}", user_id=user_id, history=tuple(history), target_id=target,
+        pre_target=window,
     )
 
 
@@ -90,3 +92,21 @@ def build_samples(dataset: Dataset, cfg: DataConfig) -> list[Sample]:
     if cfg.sampling == "popularity":
         return draw_per_bucket(eligible, cfg)
     return draw_random(eligible, cfg)
+
+
+def with_pre_target(samples: Sequence[Sample], dataset: Dataset, cfg: DataConfig) -> list[Sample]:
+    """Samples read from a sample set written before `pre_target` was recorded, given the
+    window from the dataset: the user's first `history_len` items when the next one is the
+    sample's target. A sample whose user's record does not show that keeps None (its
+    `system_history` is then its history, the best that is known)."""
+    if all(s.pre_target is not None for s in samples):
+        return list(samples)
+    prefixes = dataset.prefixes(cfg.history_len + 1)
+    out = []
+    for s in samples:
+        items = prefixes.get(s.user_id, ())
+        if s.pre_target is None and len(items) > cfg.history_len:
+            if items[cfg.history_len] == s.target_id:
+                s = s.model_copy(update={"pre_target": tuple(items[: cfg.history_len])})
+        out.append(s)
+    return out

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from macrs_sim.agents.registry import registered_specs
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
 from macrs_sim.config import Scenario, SystemEntry, parse_scenario
 from macrs_sim.errors import ConfigError
@@ -50,7 +51,11 @@ class ChatOutcome:
 
 def default_chat_scenario() -> Scenario:
     """With no scenario file: the quickstart's systems on the embedded model, demo data."""
-    systems = [{"name": "MACRS", "kind": "macrs"}, {"name": "single-LLM", "kind": "single_llm"}]
+    systems = [
+        {"name": spec.display_name, "kind": spec.kind}
+        for spec in registered_specs()
+        if spec.in_default_chat
+    ]
     return parse_scenario({"name": "chat", "systems": systems}, "<built-in chat scenario>")
 
 

@@ -27,7 +27,6 @@ from macrs_sim.llm.openai_backend import (
 from macrs_sim.llm.pool import EndpointPool
 from macrs_sim.llm.retry import RetryingClient
 from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient, ScriptedRequest
-from macrs_sim.llm.sizing import sizing_warning
 from macrs_sim.llm.structured import complete_json, complete_text
 
 if TYPE_CHECKING:
@@ -72,5 +71,4 @@ __all__ = [
     "preflight",
     "preflight_scenario",
     "resolve_gguf",
-    "sizing_warning",
 ]

@@ -68,7 +68,7 @@ _BUILD = "macrs_sim.agents.baselines.build:"
 def _ranker_spec(options: type[_RankerOptions], kind: str, extra: str | None) -> SystemSpec:
     return SystemSpec(
         kind=kind, options=options, build=_BUILD + "build_ranked", prepare=_BUILD + "prepare",
-        extra=extra, uses_llm=False,
+        extra=extra, uses_llm=False, history="pre-target",
     )  # fmt: skip
 
 

@@ -27,4 +27,6 @@ SPEC = SystemSpec(
     options=HTTPSystemOptions,
     build="macrs_sim.agents.http_crs.system:build",
     uses_llm=False,
+    # A remote CRS may use the user's past like any paper system.
+    history="pre-target",
 )

@@ -10,7 +10,7 @@ from macrs_sim.agents.context import PrepareContext, SystemContext
 from macrs_sim.agents.interecagent.build import InteRecAgentPrepared, build, prepare
 from macrs_sim.agents.interecagent.options import InteRecAgentOptions
 from macrs_sim.agents.interecagent.system import InteRecAgent
-from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.agents.registry import CallsInFlight, SystemOptions, SystemSpec
 from macrs_sim.data.splits import campaign_dataset, interactions_of
 from macrs_sim.rankers.cache import default_cache_dir
 
@@ -46,6 +46,8 @@ def build_system(options: InteRecAgentSystemOptions, ctx: SystemContext) -> Inte
     )
 
 
+# Measured with benchmarks/bench_calls_in_flight.py (scripted model, fixed latency).
+CALLS_IN_FLIGHT = CallsInFlight(peak=1, mean=1.0)
 _HERE = "macrs_sim.agents.interecagent.spec:"
 SPEC = SystemSpec(
     kind="interecagent",
@@ -54,4 +56,7 @@ SPEC = SystemSpec(
     prepare=_HERE + "prepare_system",
     scripted_rules="macrs_sim.agents.interecagent.scripted:interecagent_scripted_rules",
     extra="recsys",
+    calls_in_flight=CALLS_IN_FLIGHT,
+    history="pre-target",
+    label="InteRecAgent",
 )

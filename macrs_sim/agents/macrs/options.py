@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
-from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.agents.registry import CallsInFlight, SystemOptions, SystemSpec
 
 
 class MACRSSystemOptions(SystemOptions):
@@ -13,9 +14,23 @@ class MACRSSystemOptions(SystemOptions):
     strategy_reflection: bool = True
 
 
+def ablation_label(options: Mapping[str, Any]) -> str:
+    """The paper's names for the ablations (Table 1): full, w/o IR, w/o SR, w/o SR+IR."""
+    ir = options.get("information_reflection", True)
+    sr = options.get("strategy_reflection", True)
+    if ir and sr:
+        return "full"
+    return {(False, True): "w/o IR", (True, False): "w/o SR"}.get((ir, sr), "w/o SR+IR")
+
+
 SPEC = SystemSpec(
     kind="macrs",
     options=MACRSSystemOptions,
     build="macrs_sim.agents.macrs.build:build",
     scripted_rules="macrs_sim.agents.scripted_rules:macrs_rules",
+    # The three responders of a turn at once; 1.4 on average (llm/sizing's note).
+    calls_in_flight=CallsInFlight(peak=3, mean=1.4),
+    label="MACRS",
+    in_default_chat=True,
+    variant_label="macrs_sim.agents.macrs.options:ablation_label",
 )

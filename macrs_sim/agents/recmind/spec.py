@@ -12,7 +12,7 @@ from macrs_sim.agents.recmind import build
 from macrs_sim.agents.recmind.memory import default_memory_dir, sample_histories
 from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.agents.recmind.system import RecMind
-from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.agents.registry import CallsInFlight, SystemOptions, SystemSpec
 from macrs_sim.data.splits import campaign_dataset, interactions_of
 
 
@@ -46,6 +46,8 @@ def build_system(options: RecMindSystemOptions, ctx: SystemContext) -> RecMind:
     return RecMind(ctx.name, r, res, opts, history=ctx.history, log=ctx.tool_log)
 
 
+# Measured with benchmarks/bench_calls_in_flight.py (scripted model, fixed latency).
+CALLS_IN_FLIGHT = CallsInFlight(peak=1, mean=1.0)
 _HERE = "macrs_sim.agents.recmind.spec:"
 SPEC = SystemSpec(
     kind="recmind",
@@ -53,4 +55,7 @@ SPEC = SystemSpec(
     build=_HERE + "build_system",
     prepare=_HERE + "prepare_system",
     scripted_rules="macrs_sim.agents.recmind.scripted:recmind_scripted_rules",
+    calls_in_flight=CALLS_IN_FLIGHT,
+    history="pre-target",
+    label="RecMind",
 )

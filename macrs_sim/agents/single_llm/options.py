@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
-from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.agents.registry import CallsInFlight, SystemOptions, SystemSpec
 
 # Runs saved before the registry wrote MACRS's switches, always true, for every kind.
 _LEGACY_SWITCHES = ("information_reflection", "strategy_reflection")
@@ -29,4 +29,7 @@ SPEC = SystemSpec(
     options=SingleLLMSystemOptions,
     build="macrs_sim.agents.single_llm.build:build",
     scripted_rules="macrs_sim.agents.scripted_rules:single_llm_rules",
+    calls_in_flight=CallsInFlight(peak=1, mean=1.0),
+    label="single-LLM",
+    in_default_chat=True,
 )

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import ConfigDict
 
 from macrs_sim.agents.context import PrepareContext, SystemContext
-from macrs_sim.agents.registry import SystemOptions, SystemSpec
+from macrs_sim.agents.registry import CallsInFlight, SystemOptions, SystemSpec
 from macrs_sim.agents.toolrec.build import build, prepare
 from macrs_sim.agents.toolrec.options import ToolRecOptions
 from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
@@ -37,6 +37,8 @@ def build_system(options: ToolRecSystemOptions, ctx: SystemContext) -> ToolRecSy
     )  # fmt: skip
 
 
+# Measured with benchmarks/bench_calls_in_flight.py (scripted model, fixed latency).
+CALLS_IN_FLIGHT = CallsInFlight(peak=1, mean=1.0)
 _HERE = "macrs_sim.agents.toolrec.spec:"
 SPEC = SystemSpec(
     kind="toolrec",
@@ -45,4 +47,7 @@ SPEC = SystemSpec(
     prepare=_HERE + "prepare_system",
     scripted_rules="macrs_sim.agents.toolrec.scripted:toolrec_scripted_rules",
     extra="recsys",
+    calls_in_flight=CALLS_IN_FLIGHT,
+    history="pre-target",
+    label="ToolRec",
 )

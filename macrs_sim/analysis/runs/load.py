@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 
+from macrs_sim.agents.registry import variant_label
 from macrs_sim.analysis.metrics.outcomes import is_hit
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
@@ -72,17 +73,6 @@ class RunData:
     @property
     def system_names(self) -> list[str]:
         return [s.name for s in self.systems]
-
-
-def variant_label(system: dict[str, Any]) -> str:
-    """The paper's names for the ablations (Table 1): w/o IR, w/o SR, w/o SR+IR."""
-    if system.get("kind") != "macrs":
-        return str(system.get("kind", ""))
-    ir = system.get("information_reflection", True)
-    sr = system.get("strategy_reflection", True)
-    if ir and sr:
-        return "full"
-    return {(False, True): "w/o IR", (True, False): "w/o SR"}.get((ir, sr), "w/o SR+IR")
 
 
 def hit_rank(result: DialogueResult) -> int | None:

@@ -3,14 +3,12 @@
 A GPU server is fast only with a full batch: vLLM runs up to `--max-num-seqs` requests
 at once (256 by default), and one H100 serving an 8B model reaches ~5,000 output
 tokens/s only near that. A dialogue cannot fill it alone: its calls mostly wait on each
-other. Per MACRS turn: user simulator -> information reflection -> (strategy reflection,
-after a failed recommendation) -> the three responders at once -> planner. So a MACRS
-dialogue has at most 3 calls in flight, and on average 1.4 (MEAN_CALLS_IN_FLIGHT: measured
-with the scripted model at max_turns 5, a dialogue makes 35 calls in 25 sequential steps;
-with the 2 calls preparing its sample, the 37 of the issue); a single-LLM dialogue has 1.
+other. What one dialogue of a system has in flight, at most and on average, is its
+`SystemSpec.calls_in_flight`, measured by `benchmarks/bench_calls_in_flight.py` (MACRS:
+the three responders of a turn at once, 1.4 on average; single-LLM: 1).
 
 Rule: `max_concurrency` = the server's `--max-num-seqs` (per endpoint), and
-`campaign.concurrency` = ceil(max_num_seqs * endpoints / 1.4): enough dialogues that the
+`campaign.concurrency` = ceil(max_num_seqs * endpoints / mean): enough dialogues that the
 calls they have in flight on average fill every endpoint's batch. Calls beyond a full
 batch wait in the client's per-endpoint queue, which costs latency, not throughput.
 """
@@ -19,18 +17,17 @@ from __future__ import annotations
 
 import math
 
+from macrs_sim.agents.registry import CallsInFlight, system_spec
 from macrs_sim.config import ModelConfig, OpenAIModel, Scenario
 
-# Calls one dialogue has in flight at most (MACRS: the three responders of a turn).
-PEAK_CALLS_IN_FLIGHT = {"macrs": 3, "single_llm": 1}
-# ... and on average over a dialogue (calls x mean call time / dialogue wall time).
-MEAN_CALLS_IN_FLIGHT = {"macrs": 1.4, "single_llm": 1.0}
+# The LLM user simulator answers one message at a time.
+SIMULATOR = ("simulated user", CallsInFlight(peak=1, mean=1.0))
 
 
-def recommended_concurrency(slots: int, *, kind: str = "macrs") -> int:
+def recommended_concurrency(slots: int, load: CallsInFlight) -> int:
     """Dialogues in flight that keep `slots` calls (all endpoints together) busy."""
     # round first: 28 / 1.4 is 20.000000000000004 in floating point, and 20 is meant
-    return max(1, math.ceil(round(slots / MEAN_CALLS_IN_FLIGHT[kind], 6)))
+    return max(1, math.ceil(round(slots / load.mean, 6)))
 
 
 def sizing_warning(scenario: Scenario) -> str | None:
@@ -41,9 +38,9 @@ def sizing_warning(scenario: Scenario) -> str | None:
     even with every dialogue at its peak (campaign.concurrency x 3 calls for MACRS).
     """
     concurrency = scenario.campaign.concurrency
-    for cfg, kind in _self_hosted(scenario):
+    for cfg, (who, load) in _self_hosted(scenario):
         slots = cfg.max_concurrency * len(cfg.endpoints())
-        most = concurrency * PEAK_CALLS_IN_FLIGHT[kind]
+        most = concurrency * load.peak
         if most >= slots:
             continue
         endpoints = len(cfg.endpoints())
@@ -51,29 +48,33 @@ def sizing_warning(scenario: Scenario) -> str | None:
             f"campaign.concurrency = {concurrency} keeps at most {most} calls in flight, but "
             f"model {cfg.model} takes {slots} ({cfg.max_concurrency} per endpoint x "
             f"{endpoints} endpoint{'s' if endpoints > 1 else ''}): its server will mostly "
-            f"idle; set campaign.concurrency = {recommended_concurrency(slots, kind=kind)} "
-            f"to fill it ({slots} / ~{MEAN_CALLS_IN_FLIGHT[kind]:g} calls in flight per "
-            f"{'MACRS' if kind == 'macrs' else 'single-LLM'} dialogue)"
+            f"idle; set campaign.concurrency = {recommended_concurrency(slots, load)} "
+            f"to fill it ({slots} / ~{load.mean:g} calls in flight per {who} dialogue)"
         )
     return None
 
 
-def _self_hosted(scenario: Scenario) -> list[tuple[OpenAIModel, str]]:
-    """Each self-hosted model the campaign calls, with the kind of dialogue calling it most."""
-    found: list[tuple[OpenAIModel, str]] = []
+Caller = tuple[str, CallsInFlight]
 
-    def add(cfg: ModelConfig, kind: str) -> None:
+
+def _self_hosted(scenario: Scenario) -> list[tuple[OpenAIModel, Caller]]:
+    """Each self-hosted model the campaign calls, with the caller that has most in flight."""
+    found: list[tuple[OpenAIModel, Caller]] = []
+
+    def add(cfg: ModelConfig, caller: Caller) -> None:
         if not isinstance(cfg, OpenAIModel) or cfg.endpoints() == (None,):
             return
-        for i, (seen, seen_kind) in enumerate(found):
+        for i, (seen, seen_caller) in enumerate(found):
             if seen == cfg:
-                if PEAK_CALLS_IN_FLIGHT[kind] > PEAK_CALLS_IN_FLIGHT[seen_kind]:
-                    found[i] = (cfg, kind)
+                if caller[1].peak > seen_caller[1].peak:
+                    found[i] = (cfg, caller)
                 return
-        found.append((cfg, kind))
+        found.append((cfg, caller))
 
     for system in scenario.systems:
-        add(scenario.system_model(system), system.kind)
+        spec = system_spec(system.kind)
+        if spec.uses_llm:
+            add(scenario.system_model(system), (spec.display_name, spec.calls_in_flight))
     if scenario.simulator.kind == "llm":
-        add(scenario.simulator_model(), "single_llm")  # one call at a time
+        add(scenario.simulator_model(), SIMULATOR)
     return found

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from macrs_sim.config import Scenario, parse_scenario
-from macrs_sim.llm.sizing import recommended_concurrency, sizing_warning
+from macrs_sim.agents.registry import system_spec
+from macrs_sim.campaign.sizing import recommended_concurrency, sizing_warning
 
 GPU = {"backend": "openai", "model": "Org/M-8B", "base_url": "http://gpu:8000/v1"}
 
@@ -35,7 +36,7 @@ def scenario(model: dict[str, Any], concurrency: int = 4, **extra: Any) -> Scena
     ],
 )
 def test_recommended_concurrency(slots: int, kind: str, expected: int) -> None:
-    assert recommended_concurrency(slots, kind=kind) == expected
+    assert recommended_concurrency(slots, system_spec(kind).calls_in_flight) == expected
 
 
 def test_the_defaults_against_an_h100_sized_endpoint_warn_with_the_numbers() -> None:
@@ -91,3 +92,33 @@ def test_a_system_on_its_own_server_is_sized_on_its_own() -> None:
     )
     warning = sizing_warning(sc)
     assert warning is not None and "takes 64" in warning  # the simulator's 4 are filled
+
+
+@pytest.mark.parametrize("kind", ["interecagent", "recmind", "toolrec", "macrs", "single_llm"])
+def test_every_llm_system_is_sized_from_its_spec(kind: str) -> None:
+    """Was a KeyError for every kind but macrs and single_llm (a table keyed by kind)."""
+    load = system_spec(kind).calls_in_flight
+    sc = scenario({**GPU, "max_concurrency": 256}, systems=[{"name": "S", "kind": kind}])
+    warning = sizing_warning(sc)
+    assert warning is not None
+    assert f"keeps at most {4 * load.peak} calls in flight" in warning
+    assert f"per {system_spec(kind).display_name} dialogue" in warning
+
+
+def test_a_system_without_a_model_beside_a_served_one_is_not_sized() -> None:
+    systems = [
+        {"name": "remote", "kind": "http", "url": "http://127.0.0.1:9/crs"},
+        {"name": "L", "kind": "single_llm"},
+    ]
+    sc = scenario({**GPU, "max_concurrency": 16}, concurrency=8, systems=systems)
+    warning = sizing_warning(sc)
+    assert warning is not None and "per single-LLM dialogue" in warning
+
+
+def test_a_kind_that_declares_nothing_is_one_call_at_a_time() -> None:
+    from macrs_sim.agents.registry import CallsInFlight, SystemSpec
+
+    spec = SystemSpec(kind="x", options=object, build="m:f")  # type: ignore[arg-type]
+    assert spec.calls_in_flight == CallsInFlight(peak=1, mean=1.0)
+    with pytest.raises(ValueError, match="peak >= 1"):
+        CallsInFlight(peak=2, mean=3.0)
