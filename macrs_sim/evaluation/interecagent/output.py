@@ -1,6 +1,7 @@
 """The one-turn task's files: results.csv (one row per system), cases.csv (one row per case
 and system) and results.json (settings, results, every case with its generated request).
-Each is written whole or not at all."""
+Each is written whole or not at all, and each names the requests the systems answered: a
+request set's path and SHA-256, or "the model under test" when the brain wrote them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pandas as pd
 from macrs_sim.analysis.atomic import write_csv_atomic, write_text_atomic
 from macrs_sim.errors import ConfigError
 from macrs_sim.evaluation.interecagent.metrics import metric_name
-from macrs_sim.evaluation.interecagent.run import OneTurnResult
+from macrs_sim.evaluation.interecagent.run import OneTurnResult, RequestSource
 
 RESULTS_CSV, CASES_CSV, RESULTS_JSON = "results.csv", "cases.csv", "results.json"
 
@@ -34,6 +35,17 @@ def case_frame(result: OneTurnResult) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns).astype({"rank": "Int64"})
 
 
+def source_record(source: RequestSource) -> dict[str, str | None]:
+    return {"path": source.path, "sha256": source.sha256, "generator": source.generator}
+
+
+def results_frame(result: OneTurnResult) -> pd.DataFrame:
+    """The summary, each row naming the request set (empty path: the model under test)."""
+    s = result.source
+    return result.summary.assign(requests=s.path or "", requests_sha256=s.sha256 or "",
+                                 requests_generator=s.generator)  # fmt: skip
+
+
 def result_record(result: OneTurnResult) -> dict[str, Any]:
     s = result.settings
     requests = {r.case_id: r for r in result.requests}
@@ -42,7 +54,7 @@ def result_record(result: OneTurnResult) -> dict[str, Any]:
         "metric": metric_name(s.task, s.k), "dataset": result.dataset_name,
         "fingerprint": result.fingerprint, "n_items": result.n_items, "split": "leave-one-out",
         "n": s.n, "k": s.k, "seed": s.seed, "history_len": s.history_len,
-        "failed_requests": result.failed_requests,
+        "request_set": source_record(result.source), "failed_requests": result.failed_requests,
         "results": json.loads(result.summary.to_json(orient="records")),
         "cases": [
             {**c.model_dump(mode="json"), **requests[c.case_id].model_dump(mode="json",
@@ -56,7 +68,7 @@ def write_one_turn(folder: Path, result: OneTurnResult) -> list[Path]:
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--out {folder}: not a folder (expected where the results go)")
     paths = [folder / RESULTS_CSV, folder / CASES_CSV, folder / RESULTS_JSON]
-    write_csv_atomic(result.summary, paths[0])
+    write_csv_atomic(results_frame(result), paths[0])
     write_csv_atomic(case_frame(result), paths[1])
     write_text_atomic(paths[2], json.dumps(result_record(result), indent=2) + "\n")
     return paths

@@ -4,6 +4,11 @@ Hit@k: share of dialogues in which the user accepted a recommendation within the
 turns. AT@k: average turns, a dialogue without such a success counting k + 1. Unlike the
 MACRS paper's Hit@K, the fallback list after the last turn never counts. Every dialogue
 counts, an error as a failure (as the campaign's own metrics do).
+
+What the printed table is called and the notes under it describe the run as it was:
+"session-wise" only when no system started with the user's past (InteRecAgent's
+`long_term_memory` off), which simulated user it had, and how many items a turn it showed.
+A scenario run for this protocol shows the paper's items a turn (`paper_protocol`).
 """
 
 from __future__ import annotations
@@ -12,10 +17,19 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from macrs_sim.agents.interecagent.options import InteRecAgentOptions
+from macrs_sim.agents.registry import known_kinds, system_spec
 from macrs_sim.analysis.runs.load import RunData
+from macrs_sim.config import ProtocolConfig, Scenario, SimulatorConfig
 from macrs_sim.errors import ConfigError, DataError
 
 NEEDED = ("system", "status", "success_turn")
+KIND = "interecagent"
+# Items a turn: the paper's Candidate Fetching Tool shows 5 when the user names no number
+# (Figure C2, "The default value is 5 if human doesn't give"); its session-wise runs cap
+# nothing else. This project's InteRecAgent fetches 3 by default (`fetch_k`), below it.
+PAPER_ITEMS_PER_TURN = 5
+PAPER_SCENARIO = "scenarios/interecagent_session.toml"
 
 
 def check_ks(ks: Sequence[int], max_turns: int) -> list[int]:
@@ -62,19 +76,94 @@ def session_metrics(dialogues: pd.DataFrame, ks: Sequence[int]) -> pd.DataFrame:
     return out.reset_index()[columns]
 
 
+def past_users(run: RunData) -> list[str]:
+    """Systems of the run that started each dialogue with the user's interactions before the
+    target, each with why: InteRecAgent with long-term memory on (the option's default when
+    not recorded), and any kind whose spec always gives them (DESIGN.md §3)."""
+    remember = InteRecAgentOptions.model_fields["long_term_memory"].default
+    out = []
+    for entry in run.scenario.get("systems", []):
+        kind, name = str(entry.get("kind", "")), repr(str(entry.get("name", "")))
+        if kind == KIND:
+            if entry.get("long_term_memory", remember):
+                out.append(f"{name} (InteRecAgent, long_term_memory = true)")
+        elif kind in known_kinds() and system_spec(kind).history == "pre-target":
+            out.append(f"{name} ({kind}: always)")
+    return out
+
+
+def session_title(run: RunData) -> str:
+    """The table's title: "session-wise" only when it was."""
+    wise = "session-wise " if run.scenario and not past_users(run) else ""
+    return f"{run.name}: {wise}Hit@k and AT@k (a failure counts k + 1)"
+
+
+def _memory_note(run: RunData) -> str | None:
+    if not run.scenario:
+        return ("note: the run has no scenario.resolved.toml, so whether a system had the"
+                " user's past is unknown: not called session-wise")  # fmt: skip
+    names = past_users(run)
+    if not names:
+        return None
+    return (
+        f"note: not session-wise: {', '.join(names)} started each dialogue with the user's"
+        " interactions before the target; the paper's session-wise protocol has InteRecAgent's"
+        f" long-term memory off ({PAPER_SCENARIO})"
+    )
+
+
+def _simulator_note(run: RunData) -> str | None:
+    section = run.scenario.get("simulator", {})
+    default = SimulatorConfig()
+    kind = section.get("kind", default.kind)
+    if kind != "llm":
+        return (
+            f"note: this run's simulated users were the {kind!r} simulator (simulator.kind ="
+            f" {kind!r}), not an LLM user: they follow no instruction; the paper's protocol is"
+            f" an LLM user with simulator.instruction = 'interecagent' ({PAPER_SCENARIO})"
+        )
+    instruction = section.get("instruction", default.instruction)
+    if instruction == "interecagent":
+        return None
+    return (
+        f"note: this run's simulated users followed the {instruction!r} instruction; the"
+        f" paper's protocol is simulator.instruction = 'interecagent' ({PAPER_SCENARIO})"
+    )
+
+
+def items_line(run: RunData) -> str:
+    """How many items a turn the run's systems could show, and whether that is the paper's."""
+    n = run.scenario.get("protocol", {}).get("max_items_per_turn")
+    if n is None:
+        return "max_items_per_turn: not recorded (a run made before the limit existed)"
+    if n == PAPER_ITEMS_PER_TURN:
+        return f"max_items_per_turn = {n} (the run's; InteRecAgent's paper)"
+    return (
+        f"max_items_per_turn = {n} (the run's; InteRecAgent's paper shows"
+        f" {PAPER_ITEMS_PER_TURN}: give `eval interecagent session` the scenario file to run it so)"
+    )
+
+
 def run_notes(run: RunData) -> list[str]:
     """What a reader of the table must know about the run it came from."""
-    notes: list[str] = []
-    instruction = run.scenario.get("simulator", {}).get("instruction", "macrs")
-    if instruction != "interecagent":
-        notes.append(
-            f"note: this run's simulated users followed the {instruction!r} instruction; the"
-            " paper's protocol is simulator.instruction = 'interecagent'"
-            " (scenarios/interecagent_session.toml)"
-        )
+    notes = [_memory_note(run), _simulator_note(run)]
     if not run.complete:
         notes.append(f"note: the run is not complete ({run.missing} dialogues missing)")
-    return notes
+    return [n for n in notes if n is not None]
+
+
+def paper_protocol(scenario: Scenario) -> tuple[Scenario, str]:
+    """The scenario as this protocol runs it: the paper's items a turn, unless the scenario
+    sets its own; and the line that says which."""
+    protocol = scenario.protocol
+    if "max_items_per_turn" in protocol.model_fields_set:
+        n, paper = protocol.max_items_per_turn, PAPER_ITEMS_PER_TURN
+        return scenario, f"max_items_per_turn = {n} (the scenario's; InteRecAgent's paper: {paper})"
+    protocol = ProtocolConfig.model_validate(
+        protocol.model_dump() | {"max_items_per_turn": PAPER_ITEMS_PER_TURN}
+    )
+    line = f"max_items_per_turn = {PAPER_ITEMS_PER_TURN} (InteRecAgent's paper)"
+    return scenario.model_copy(update={"protocol": protocol}), line
 
 
 def run_session_metrics(run: RunData, ks: Sequence[int]) -> pd.DataFrame:

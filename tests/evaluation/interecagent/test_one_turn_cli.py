@@ -88,8 +88,9 @@ def test_retrieval_recall_by_hand(
     )
     assert lines[2].split() == ["InteRecAgent", "3", "0", "0.667", "1.667", "3.000"]
     assert lines[3].split() == ["popularity", "3", "0", "0.333", "2.000", "0.000"]
+    assert lines[4].startswith("requests: written by the model under test")
     # One generation per case, then InteRecAgent's plan-first turn: planner, reply, critic.
-    assert lines[4].startswith(
+    assert lines[5].startswith(
         "model calls: 12 (interecagent.one_turn_retrieval 3, interecagent.planner 3,"
         " interecagent.reply 3, interecagent.critic 3), "
     )

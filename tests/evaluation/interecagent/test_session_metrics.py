@@ -58,7 +58,16 @@ def test_k_beyond_the_runs_turns_is_refused() -> None:
         check_ks([0], 5)
 
 
-def _run(tmp_path: Path, instruction: str | None) -> Path:
+def _run(
+    tmp_path: Path,
+    instruction: str | None,
+    *,
+    memory: bool | None = False,
+    simulator: str | None = None,
+    items: int | None = None,
+) -> Path:
+    """A hand-made run; `memory` None leaves long_term_memory out (the option's default: on),
+    `simulator` and `items` set simulator.kind and protocol.max_items_per_turn."""
     samples = [make_sample("s-1", "m1"), make_sample("s-2", "m2")]
     scripts = [
         Script("IRA", "s-1", ("R+",)),
@@ -66,31 +75,90 @@ def _run(tmp_path: Path, instruction: str | None) -> Path:
         Script("LLM", "s-1", ("A", "R", "R+")),
         Script("LLM", "s-2", (), error=True),
     ]
-    systems: list[dict[str, object]] = [
-        {"name": "IRA", "kind": "interecagent"},
-        {"name": "LLM", "kind": "single_llm"},
-    ]
+    ira: dict[str, object] = {"name": "IRA", "kind": "interecagent"}
+    if memory is not None:
+        ira["long_term_memory"] = memory
+    systems: list[dict[str, object]] = [ira, {"name": "LLM", "kind": "single_llm"}]
     run = make_run(tmp_path, "sess", systems, samples, scripts)
-    if instruction:
-        with (run / "scenario.resolved.toml").open("a") as f:
-            f.write(f'[simulator]\ninstruction = "{instruction}"\n')
+    section = [f'kind = "{simulator}"'] if simulator else []
+    section += [f'instruction = "{instruction}"'] if instruction else []
+    with (run / "scenario.resolved.toml").open("a") as f:
+        if section:
+            f.write("[simulator]\n" + "\n".join(section) + "\n")
+        if items is not None:
+            f.write(f"[protocol]\nmax_items_per_turn = {items}\n")
     return run
 
 
+def _out(capsys: pytest.CaptureFixture[str], run: Path) -> list[str]:
+    assert main(["eval", "interecagent", "session", str(run)]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
 def test_cli_prints_the_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run = _run(tmp_path, "interecagent")
+    run = _run(tmp_path, "interecagent", items=5)
     assert main(["eval", "interecagent", "session", str(run), "--k", "3,1"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "sess: session-wise Hit@k and AT@k (a failure counts k + 1)"
     assert out[1].split() == ["system", "dialogues", "errors", "Hit@1", "AT@1", "Hit@3", "AT@3"]
     assert out[2].split() == ["IRA", "2", "0", "0.500", "1.500", "0.500", "2.500"]
     assert out[3].split() == ["LLM", "2", "1", "0.000", "2.000", "0.500", "3.500"]
-    assert len(out) == 4  # no note: the run used the paper's simulator
+    # No note: the paper's simulator, long-term memory off, the paper's items a turn.
+    assert out[4:] == ["max_items_per_turn = 5 (the run's; InteRecAgent's paper)"]
+
+
+@pytest.mark.parametrize("memory", [True, None])
+def test_long_term_memory_is_not_called_session_wise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], memory: bool | None
+) -> None:
+    out = _out(capsys, _run(tmp_path, "interecagent", memory=memory, items=5))
+    assert out[0] == "sess: Hit@k and AT@k (a failure counts k + 1)"
+    assert out[4:] == [
+        "note: not session-wise: 'IRA' (InteRecAgent, long_term_memory = true) started each"
+        " dialogue with the user's interactions before the target; the paper's session-wise"
+        " protocol has InteRecAgent's long-term memory off (scenarios/interecagent_session.toml)",
+        "max_items_per_turn = 5 (the run's; InteRecAgent's paper)",
+    ]
+
+
+def test_a_kind_that_always_gets_the_past_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _run(tmp_path, "interecagent", items=5)  # IRA's long-term memory off
+    with (run / "scenario.resolved.toml").open("a") as f:
+        f.write('[[systems]]\nname = "SASRec"\nkind = "sasrec"\n')  # ranks from the history
+    out = _out(capsys, run)
+    assert out[0] == "sess: Hit@k and AT@k (a failure counts k + 1)"
+    assert out[4].startswith(
+        "note: not session-wise: 'SASRec' (sasrec: always) started each dialogue with the"
+        " user's interactions before the target;"
+    )
 
 
 def test_cli_notes_another_simulator(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["eval", "interecagent", "session", str(_run(tmp_path, None))]) == 0
-    assert "followed the 'macrs' instruction" in capsys.readouterr().out
+    out = _out(capsys, _run(tmp_path, None))
+    assert out[0] == "sess: session-wise Hit@k and AT@k (a failure counts k + 1)"
+    assert out[4:] == [
+        "note: this run's simulated users followed the 'macrs' instruction; the paper's"
+        " protocol is simulator.instruction = 'interecagent' (scenarios/interecagent_session.toml)",
+        "max_items_per_turn: not recorded (a run made before the limit existed)",
+    ]
+
+
+def test_an_agenda_simulator_gets_no_instruction_note(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = _out(capsys, _run(tmp_path, "interecagent", simulator="agenda", items=1))
+    assert out[4:] == [
+        "note: this run's simulated users were the 'agenda' simulator (simulator.kind ="
+        " 'agenda'), not an LLM user: they follow no instruction; the paper's protocol is an"
+        " LLM user with simulator.instruction = 'interecagent'"
+        " (scenarios/interecagent_session.toml)",
+        "max_items_per_turn = 1 (the run's; InteRecAgent's paper shows 5: give `eval"
+        " interecagent session` the scenario file to run it so)",
+    ]
+    out = _out(capsys, _run(tmp_path / "llm", "interecagent", simulator="llm", items=5))
+    assert out[4:] == ["max_items_per_turn = 5 (the run's; InteRecAgent's paper)"]
 
 
 @pytest.mark.parametrize(
