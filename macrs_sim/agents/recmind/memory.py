@@ -85,22 +85,55 @@ def default_memory_dir() -> Path:
 
 
 def sample_histories(samples: Sequence[Sample], database: Path | None) -> dict[str, History]:
-    """Each sample's visible history with the user's ratings from `database` (None: no
-    ratings, as in the demo). A user with several samples keeps the shortest history, so
-    no sample's target is visible through another."""
+    """Each sample user's pre-target window (`Sample.system_history`: their own items before
+    the target, unfiltered, oldest first; DESIGN.md §3) with the ratings they gave them, read
+    from `database` (None: no ratings, as in the demo). A user with several samples keeps
+    the shortest window, so no sample's target is visible through another."""
     chosen: dict[str, Sample] = {}
     for s in samples:
-        if s.user_id not in chosen or len(s.history) < len(chosen[s.user_id].history):
+        if s.user_id not in chosen or len(s.system_history) < len(chosen[s.user_id].system_history):
             chosen[s.user_id] = s
-    ratings = _ratings(database, sorted(chosen)) if database is not None else {}
-    return {user: [(i, ratings.get((user, i))) for i in s.history] for user, s in chosen.items()}
-
-
-def _ratings(database: Path, users: Sequence[str]) -> dict[tuple[str, str], float | None]:
-    out: dict[tuple[str, str], float | None] = {}
-    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as conn:
-        for user in users:
-            sql = "SELECT item_id, rating FROM interactions WHERE user_id = ? ORDER BY timestamp"
-            for item_id, rating in conn.execute(sql, (user,)):
-                out[(user, str(item_id))] = None if rating is None else float(rating)
+    ratings = _ratings(database, chosen) if database is not None else {}
+    out: dict[str, History] = {}
+    for user, s in chosen.items():
+        window = s.system_history
+        out[user] = list(zip(window, ratings.get(user, [None] * len(window)), strict=True))
     return out
+
+
+_RATINGS_SQL = (
+    "SELECT item_id, rating FROM interactions WHERE user_id = ? ORDER BY timestamp, rowid"
+)
+
+
+def _ratings(database: Path, chosen: Mapping[str, Sample]) -> dict[str, list[float | None]]:
+    """Per user, the rating of each item of the sample's window as given at that point of
+    the user's record: only rows before the target count (the order the dataset's windows
+    are cut in), so a rating given again after the target never shows."""
+    out: dict[str, list[float | None]] = {}
+    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+        for user in sorted(chosen):
+            s = chosen[user]
+            rows = [(str(i), None if r is None else float(r))
+                    for i, r in conn.execute(_RATINGS_SQL, (user,))]  # fmt: skip
+            cut = next((n for n, (i, _) in enumerate(rows) if i == s.target_id), len(rows))
+            out[user] = _matched(s.system_history, rows[:cut])
+    return out
+
+
+def _matched(
+    history: Sequence[str], rows: Sequence[tuple[str, float | None]]
+) -> list[float | None]:
+    """Each history item's rating at its next occurrence in `rows` (time order): position by
+    position for the window itself, in order for a sample set's older filtered list; None
+    for an item the rows do not show there."""
+    ratings: list[float | None] = []
+    at = 0
+    for item in history:
+        found = next((n for n in range(at, len(rows)) if rows[n][0] == item), None)
+        if found is None:
+            ratings.append(None)
+            continue
+        ratings.append(rows[found][1])
+        at = found + 1
+    return ratings

@@ -23,11 +23,12 @@ class RecMindSystemOptions(RecMindOptions, SystemOptions):
 
 
 def prepare_system(options: RecMindSystemOptions, ctx: PrepareContext) -> build.RecMindResources:
-    """The memory database of the campaign's samples (their visible histories and, from a
-    prepared MovieLens database, their ratings) and the BM25 index; once per process."""
+    """The memory database of the campaign's samples (each user's pre-target window and,
+    from a prepared MovieLens database, its ratings) and the BM25 index; once per process.
+    A dialogue's system is given that window (SystemContext.history), which names its user."""
     database = None if ctx.data.dataset == "demo" else Path(ctx.data.dataset)
     histories = sample_histories(ctx.samples, database)
-    users = {tuple(s.history): s.user_id for s in ctx.samples}
+    users = {tuple(s.system_history): s.user_id for s in ctx.samples}
     # Its SQL tool reads interaction counts: counted without the samples' targets.
     seen = campaign_dataset(ctx.dataset, interactions_of(ctx.dataset, ctx.data), ctx.samples)
     res = build.resources(seen, histories, default_memory_dir(), users=users)
