@@ -44,18 +44,27 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from macrs_sim.analysis.report.alike import group_runs
     from macrs_sim.analysis.report.full import ReportOptions, build_report
     from macrs_sim.analysis.report.summary import run_catalog
     from macrs_sim.analysis.runs.load import load_run
 
     runs = [load_run(Path(p)) for p in args.runs]
     out = Path(args.out or f"reports/compare-{time.strftime('%Y%m%d-%H%M%S')}")
-    options = ReportOptions(title=args.title, **_options(args))
+    options = ReportOptions(title=args.title, split=args.split, **_options(args))
+    # Runs whose protocols differ are refused here (one line, nothing written) unless --split.
     path = build_report(runs, out, options, lambda r: run_catalog(r.path))
     for run in runs:
         if not run.complete:
             console.print(f"note: {run.name} is partial ({run.finished}/{run.expected} dialogues)")
-    _print_summary(path)
+    groups = group_runs(runs)
+    if len(groups) == 1:
+        _print_summary(path)
+        return 0
+    console.print(f"report: {path} (one group per protocol)")
+    for i, group in enumerate(groups, start=1):
+        report = path.parent / f"group-{i}" / "report.md"
+        console.print(f"group {i}: {report}  {group.heading()}", soft_wrap=True)
     return 0
 
 
@@ -106,6 +115,11 @@ def add_analysis_commands(sub: argparse._SubParsersAction) -> None:  # type: ign
     compare.add_argument("runs", nargs="+", help="run directories")
     compare.add_argument("--out", help="output folder (default: reports/compare-<time>)")
     compare.add_argument("--title", help="report title")
+    compare.add_argument(
+        "--split",
+        action="store_true",
+        help="runs whose protocols differ: one report per protocol (default: refuse)",
+    )
     _shared(compare)
     compare.set_defaults(func=_compare)
     judge = sub.add_parser(

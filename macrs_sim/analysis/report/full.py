@@ -11,7 +11,7 @@ Every headline number counts all dialogues, an error as a failure (see `metrics.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from macrs_sim.analysis.metrics.cost import cost_table, render_cost_markdown, ru
 from macrs_sim.analysis.metrics.outcomes import compute_metrics, metrics_frame
 from macrs_sim.analysis.metrics.table1 import render_table1_markdown, table1
 from macrs_sim.analysis.metrics.usage import render_usage_markdown, usage_table
+from macrs_sim.analysis.report.alike import RunGroup, differences, group_runs, refusal
 from macrs_sim.analysis.report.sections import (
     case_study_section,
     completed_section,
@@ -34,6 +35,7 @@ from macrs_sim.analysis.report.sections import (
     summary_section,
     validity_section,
 )
+from macrs_sim.analysis.report.split import render_split_index, split_note
 from macrs_sim.analysis.report.summary import run_catalog
 from macrs_sim.analysis.runs.combine import Comparison, combine_runs
 from macrs_sim.analysis.runs.load import RunData, load_run
@@ -55,6 +57,8 @@ class ReportOptions:
     n_resamples: int = 2000
     seed: int = 0
     extra_notes: Sequence[str] = field(default_factory=tuple)
+    # Runs whose protocols differ (report/alike.py) are refused; split: one report per group.
+    split: bool = False
 
 
 def _bucket_order(cmp: Comparison) -> list[str]:
@@ -136,9 +140,31 @@ def build_report(
     options: ReportOptions = ReportOptions(),
     catalog_for: CatalogFor | None = None,
 ) -> Path:
+    """The report over `runs` in `out`; its report.md.
+
+    Runs whose protocols differ (report/alike.py: max_turns, final_list_k, max_items_per_turn,
+    the simulator, each system's history, prompt files) are refused with a DataError naming
+    every difference, before anything is written; with `options.split`, each group of runs
+    that agree gets its own full report in `out/group-N/` and `out/report.md` indexes them.
+    """
     if not runs:
         raise DataError("no runs to report on")
-    cmp = combine_runs(runs)
+    groups = group_runs(runs)
+    if len(groups) == 1:
+        return _write_report(combine_runs(runs), out, options, catalog_for)
+    if not options.split:
+        raise DataError(refusal(differences(runs)))
+    return _write_split(runs, groups, out, options, catalog_for)
+
+
+def _default_title(runs: Sequence[RunData]) -> str:
+    return runs[0].name if len(runs) == 1 else "Comparison: " + ", ".join(r.name for r in runs)
+
+
+def _write_report(
+    cmp: Comparison, out: Path, options: ReportOptions, catalog_for: CatalogFor | None
+) -> Path:
+    runs = cmp.runs
     out.mkdir(parents=True, exist_ok=True)
     reference = _reference(cmp, options.reference)
     tables: dict[str, pd.DataFrame] = {}
@@ -151,9 +177,7 @@ def build_report(
         seed=options.seed,
     )
     tables["table1"] = t1
-    title = options.title or (
-        runs[0].name if len(runs) == 1 else "Comparison: " + ", ".join(r.name for r in runs)
-    )
+    title = options.title or _default_title(runs)
     metrics = compute_metrics(cmp.results)
     metrics.sort(key=lambda m: cmp.system_names.index(m.system))
     completed = compute_metrics(cmp.results, completed_only=True)
@@ -189,6 +213,55 @@ def build_report(
         write_csv_atomic(frame, out / "tables" / f"{name}.csv")
     write_csv_atomic(metrics_frame(metrics), out / "results.csv")
     return write_text_atomic(out / "report.md", "\n".join(md).rstrip("\n") + "\n")
+
+
+def _group_options(
+    groups: Sequence[RunGroup], cmps: Sequence[Comparison], options: ReportOptions, title: str
+) -> list[ReportOptions]:
+    """Each group's options: its title, a note on the split, the --reference and --case
+    that are in it. Checked before anything is written: one in no group is an error."""
+    wanted, n = options.reference, len(cmps)
+    if wanted is not None and not any(wanted in c.system_names for c in cmps):
+        names = ", ".join(dict.fromkeys(s for c in cmps for s in c.system_names))
+        raise DataError(f"--reference {wanted!r} is not one of the systems: {names}")
+    ids = [{r.dialogue_id for r in c.results} for c in cmps]
+    missing = [d for d in options.case_ids if not any(d in group for group in ids)]
+    if missing:
+        raise DataError(f"--case {missing[0]!r}: no such dialogue in any group")
+    out = []
+    for i, (group, cmp, group_ids) in enumerate(zip(groups, cmps, ids, strict=True), start=1):
+        notes = [f"Group {i} of {n} of a split comparison: {split_note(group)}"]
+        reference = wanted if wanted in cmp.system_names else None
+        if wanted is not None and reference is None:
+            notes.append(f"{wanted} is not in this group: the tests compare with its first system.")
+        out.append(
+            replace(
+                options,
+                title=f"{title}: group {i} of {n}",
+                reference=reference,
+                case_ids=tuple(d for d in options.case_ids if d in group_ids),
+                extra_notes=(*options.extra_notes, *notes),
+            )
+        )
+    return out
+
+
+def _write_split(
+    runs: Sequence[RunData],
+    groups: Sequence[RunGroup],
+    out: Path,
+    options: ReportOptions,
+    catalog_for: CatalogFor | None,
+) -> Path:
+    cmps = [combine_runs(g.runs) for g in groups]
+    title = options.title or _default_title(runs)
+    per_group = _group_options(groups, cmps, options, title)
+    paths = [
+        _write_report(cmp, out / f"group-{i}", opts, catalog_for)
+        for i, (cmp, opts) in enumerate(zip(cmps, per_group, strict=True), start=1)
+    ]
+    text = render_split_index(title, differences(runs), groups, cmps, paths, out)
+    return write_text_atomic(out / "report.md", text)
 
 
 def write_report(run_dir: Path, catalog: Catalog | None = None, **options: Any) -> Path:

@@ -1,0 +1,61 @@
+"""`compare --split`: the index over the groups of runs that share a protocol (report/alike.py).
+
+Each group has its own full report (`group-N/report.md`, with Table 1 and its significance
+tests within the group); the index heads each group by what its runs share and shows its
+summary table, so no number is set beside one measured under other rules without a heading
+that says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from macrs_sim.analysis.metrics.outcomes import compute_metrics
+from macrs_sim.analysis.report.alike import Difference, RunGroup
+from macrs_sim.analysis.report.summary import render_markdown
+from macrs_sim.analysis.runs.combine import Comparison
+
+
+def split_note(group: RunGroup) -> str:
+    """The note a group's own report carries."""
+    return (
+        f"its runs share {group.heading()}; the significance tests compare systems within "
+        "this group only."
+    )
+
+
+def _group_section(number: int, group: RunGroup, cmp: Comparison, report: str) -> list[str]:
+    metrics = compute_metrics(cmp.results)
+    metrics.sort(key=lambda m: cmp.system_names.index(m.system))
+    runs = ", ".join(f"{r.name} (`{r.path.name}`)" for r in cmp.runs)
+    table = render_markdown("", metrics, cmp.notes).split("\n", 2)[2]
+    return [
+        f"## Group {number}: {group.heading()}",
+        "",
+        f"Runs: {runs}. Full report, with Table 1 and its tests: [{report}]({report})",
+        "",
+        table,
+    ]
+
+
+def render_split_index(
+    title: str,
+    found: Sequence[Difference],
+    groups: Sequence[RunGroup],
+    cmps: Sequence[Comparison],
+    reports: Sequence[Path],
+    out: Path,
+) -> str:
+    """report.md of a split comparison: why it is split, then one section per group."""
+    lines = [
+        f"# {title}",
+        "",
+        f"The runs differ in {', '.join(d.render() for d in found)}, so they are not tested "
+        "against each other: each group below shares one protocol, and its own report's "
+        "significance tests (Table 1) compare systems within the group only.",
+        "",
+    ]
+    for number, (group, cmp, path) in enumerate(zip(groups, cmps, reports, strict=True), 1):
+        lines += _group_section(number, group, cmp, path.relative_to(out).as_posix())
+    return "\n".join(lines).rstrip("\n") + "\n"
