@@ -163,18 +163,29 @@ def campaign_split(data: Interactions, samples: Sequence[Sample]) -> Split:
 def with_visible_popularity(
     dataset: Dataset, data: Interactions, visible: Mapping[str, Sequence[int]]
 ) -> Dataset:
-    """`dataset` whose popularity counts leave out every interaction `visible` hides.
+    """`dataset` whose popularity counts and users' records leave out every interaction
+    `visible` hides.
 
     Tools rank and filter by `dataset.popularity`; counted over all interactions it would
     include each held-out target. `visible` maps a user to a prefix of their sequence; the
-    rest is subtracted. The fingerprint (ids and titles) stays: the tools' catalog database
-    is keyed by the counts too (tools/database.py), text vectors need not be rebuilt.
+    rest is subtracted, and `prefixes(n)` leaves out a user whose visible part is shorter
+    than n (it would reach past the cut). The fingerprint (ids and titles) stays: the tools'
+    catalog database is keyed by the counts too (tools/database.py), text vectors need not
+    be rebuilt.
     """
     counts = Counter(dataset.popularity)
     for user, seen in visible.items():
         for item in data.sequences.get(user, ())[len(seen) :]:
             counts[data.item_ids[item]] -= 1
-    return dataclasses.replace(dataset, popularity={i: max(0, n) for i, n in counts.items()})
+    shown = {user: len(seen) for user, seen in visible.items()}
+    whole = dataset.prefixes
+
+    def prefixes(length: int) -> dict[str, list[str]]:
+        return {u: seq for u, seq in whole(length).items() if shown.get(u, length) >= length}
+
+    return dataclasses.replace(
+        dataset, popularity={i: max(0, n) for i, n in counts.items()}, _prefixes=prefixes
+    )
 
 
 def campaign_dataset(dataset: Dataset, data: Interactions, samples: Sequence[Sample]) -> Dataset:

@@ -47,7 +47,7 @@ from macrs_sim.config import DataConfig, parse_scenario
 from macrs_sim.data.dataset import open_dataset
 from macrs_sim.data.movielens import prepare_movielens
 from macrs_sim.data.samples import build_samples
-from macrs_sim.data.splits import Split
+from macrs_sim.data.splits import Split, campaign_dataset, interactions_of
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.context import current_call
 from macrs_sim.llm.scripted import ScriptedChatCompletionClient
@@ -561,6 +561,7 @@ async def test_toolrec_surrogate_user_models_hold_no_held_out_item(
 
 @pytest.mark.xfail(
     strict=True,
+    raises=AssertionError,
     reason="data/samples.py candidate_sample takes items[history_len] as the target even when "
     "the user rated it before (a re-rating, kept by `data prepare`): the window the system "
     "gets, and the simulator's history, then hold the target",
@@ -573,3 +574,54 @@ def test_a_re_rated_item_is_never_the_target_of_its_own_window(tmp_path: Path) -
     cfg = DataConfig(**data_config(db, history_len=2, min_history=1, filter_by_category=False))
     samples = build_samples(open_dataset(cfg), cfg)
     assert all(s.target_id not in (*s.system_history, *s.history) for s in samples), samples
+
+
+def test_the_campaign_view_of_the_dataset_ends_sample_users_records_at_the_cut(
+    release_a: Path,
+) -> None:
+    cfg = DataConfig(**data_config(release_a))
+    dataset = open_dataset(cfg)
+    seen = campaign_dataset(dataset, interactions_of(dataset, cfg), build_samples(dataset, cfg))
+    assert seen.popularity == VISIBLE_COUNTS
+    whole_5 = {u: [*WINDOW[u], TARGET[u]] for u in WINDOW} | {"4": ["1", "11", "4", "12", "10"]}
+    assert dataset.prefixes(5) == whole_5
+    # Only user 4 (no sample) has five visible items; the sample users end at their window.
+    assert seen.prefixes(5) == {"4": ["1", "11", "4", "12", "10"]}
+    assert seen.prefixes(4) == {u: list(WINDOW[u]) for u in WINDOW} | {"4": ["1", "11", "4", "12"]}
+    assert seen.prefixes(2) == {u: list(w[:2]) for u, w in WINDOW.items()} | {
+        "4": ["1", "11"], "5": ["9", "6"],
+    }  # fmt: skip
+
+
+_WHOLE_DATASET = (
+    "campaign/setup.py build_system gives every system SystemContext.dataset = the whole "
+    "dataset (agents/context.py): {}; it should be data.splits.campaign_dataset's view"
+)
+
+
+@pytest.mark.xfail(
+    strict=True, raises=AssertionError, reason=_WHOLE_DATASET.format("popularity counts targets")
+)
+async def test_the_dataset_a_system_is_given_counts_no_held_out_interaction(
+    recorder: Recorder, release_a: Path
+) -> None:
+    rec = await recorder.run(release_a, {"name": "Pop", "kind": "popularity"})
+    assert {d: dict(ctx.dataset.popularity) for d, ctx in rec.contexts.items()} == {
+        d: VISIBLE_COUNTS for d in rec.results
+    }
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=_WHOLE_DATASET.format("prefixes() reads every user's whole record"),
+)
+async def test_the_dataset_a_system_is_given_shows_no_users_sequence_past_the_cut(
+    recorder: Recorder, release_a: Path
+) -> None:
+    rec = await recorder.run(release_a, {"name": "Pop", "kind": "popularity"})
+    for d, ctx in rec.contexts.items():
+        user = rec.sample_of(d).user_id
+        for length in (5, 6, 7):
+            record = ctx.dataset.prefixes(length).get(user, [])
+            assert not set(record) & HELD_OUT[user], (user, record)
