@@ -24,9 +24,10 @@ INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command contin
 
 
 def _run(args: argparse.Namespace) -> int:
-    from macrs_sim.analysis.report.summary import print_table
+    from macrs_sim.analysis.report.summary import print_table, store_access
     from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
     from macrs_sim.config import load_scenario
+    from macrs_sim.store import RunStore
 
     scenario = load_scenario(args.scenario)
     if args.executor:
@@ -49,7 +50,9 @@ def _run(args: argparse.Namespace) -> int:
     except CampaignInterrupted as stop:
         print(stop, file=sys.stderr)
         return 130
-    print_table(result.metrics, console)
+    with RunStore.open(result.store_path) as store:
+        access = store_access(store)
+    print_table(result.metrics, console, access)
     done = f"{result.stored} of {result.expected} dialogues stored"
     if result.status == "stopped_budget":
         print(

@@ -18,10 +18,10 @@ from typing import Any
 
 from autogen_core.models import ChatCompletionClient
 
+from macrs_sim.agents.registry import SystemSpec
 from macrs_sim.config import DataConfig, ProtocolConfig
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.grounding import Grounder
-from macrs_sim.agents.registry import SystemSpec
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample
 from macrs_sim.tools import ToolCallLog

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from macrs_sim.agents.registry import system_spec
+from macrs_sim.analysis.runs.access import HISTORY_META, LIMITS_META, limits_meta
 from macrs_sim.campaign.executor import DialogueJob, Executor
 from macrs_sim.campaign.judging import judge_campaign
 from macrs_sim.campaign.progress import CampaignProgress
@@ -126,6 +128,11 @@ class Session:
         sc = self.setup.scenario
         store.set_meta("scenario_name", sc.name)
         store.set_meta("systems", json.dumps([s.name for s in sc.systems]))
+        # Who knew what (DESIGN.md §3): each system's history and the limits all shared.
+        history = {s.name: system_spec(s.kind).history for s in sc.systems}
+        store.set_meta(HISTORY_META, json.dumps(history))
+        p = sc.protocol
+        store.set_meta(LIMITS_META, limits_meta(p.max_turns, p.final_list_k, p.max_items_per_turn))
         # "running" until the last dialogue is stored: reports can tell a partial run.
         store.set_meta("status", "running")
         if self.retry_errors:

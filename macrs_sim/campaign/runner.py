@@ -22,6 +22,7 @@ from macrs_sim.campaign.resume import RunStatus, Session
 from macrs_sim.campaign.rundir import STORE_FILE, claim_run_dir, discard_run_dir, mark_reported
 from macrs_sim.campaign.sampling import load_sample_set
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
+from macrs_sim.campaign.sizing import sizing_warning
 from macrs_sim.campaign.stopping import CampaignInterrupted
 from macrs_sim.config import Scenario, load_scenario
 from macrs_sim.data.catalog import Catalog
@@ -30,7 +31,6 @@ from macrs_sim.errors import ConfigError
 from macrs_sim.llm.factory import preflight_scenario
 from macrs_sim.llm.pricing import Spend
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.campaign.sizing import sizing_warning
 from macrs_sim.store import RunStore
 
 __all__ = ["CampaignInterrupted", "CampaignResult", "run_campaign", "run_campaign_async"]

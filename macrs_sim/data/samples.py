@@ -34,7 +34,10 @@ def candidate_sample(
     if len(history) < cfg.min_history:
         return None
     return Sample(
-        sample_id=f"s-{user_id}", user_id=user_id, history=tuple(history), target_id=target,
+        sample_id=f"s-{user_id}",
+        user_id=user_id,
+        history=tuple(history),
+        target_id=target,
         pre_target=window,
     )
 
@@ -105,8 +108,8 @@ def with_pre_target(samples: Sequence[Sample], dataset: Dataset, cfg: DataConfig
     out = []
     for s in samples:
         items = prefixes.get(s.user_id, ())
-        if s.pre_target is None and len(items) > cfg.history_len:
-            if items[cfg.history_len] == s.target_id:
-                s = s.model_copy(update={"pre_target": tuple(items[: cfg.history_len])})
+        shows_target = len(items) > cfg.history_len and items[cfg.history_len] == s.target_id
+        if s.pre_target is None and shows_target:
+            s = s.model_copy(update={"pre_target": tuple(items[: cfg.history_len])})
         out.append(s)
     return out

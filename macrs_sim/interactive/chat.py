@@ -109,6 +109,7 @@ async def chat(
             dialogue_id=f"{cfg.name}:{sample_id}",
             max_turns=recorded.protocol.max_turns,
             grounder=setup.grounder,
+            max_items_per_turn=recorded.protocol.max_items_per_turn,
         )
         person = PersonSimulator(read, target_id=target.item_id if target else None)
         end = await ChatSession(agent, person, view, recorded.protocol).run()

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from macrs_sim.analysis.runs.combine import combine_runs
 from macrs_sim.agents.registry import variant_label
+from macrs_sim.analysis.runs.combine import combine_runs
 from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.errors import DataError
 from tests.analysis.handmade_runs import Script, make_run, make_sample

@@ -13,6 +13,7 @@ from rich.console import Console
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics
 from macrs_sim.analysis.report.full import write_report
 from macrs_sim.analysis.report.summary import print_table, render_markdown
+from macrs_sim.analysis.runs.access import RunAccess, merged_access, run_access
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, DialogueStatus, ItemRef, LLMCallRecord, UserTurn
 from macrs_sim.store import RunStore
@@ -39,6 +40,51 @@ def test_render_markdown_exact() -> None:
         "- second note\n"
     )
     assert render_markdown("Demo run", METRICS, ["first note", "second note"]) == expected
+
+
+ACCESS = RunAccess(
+    history={"macrs": "none", "chatgpt": "pre-target"},
+    max_turns=5,
+    final_list_k=10,
+    max_items_per_turn=1,
+)
+
+
+def test_render_markdown_says_who_knew_what() -> None:
+    expected = (
+        "# Demo run\n"
+        "\n"
+        "| System | History | Dialogues | Errors | Success rate | Avg turns | Hit@5 | Hit@10 |\n"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+        "| macrs | none | 5 | 1 | 0.40 | 4.40 | 0.60 | 0.80 |\n"
+        "| chatgpt | pre-target | 4 | 0 | 0.25 | 5.00 | 0.50 | 0.75 |\n"
+        "| broken | ? | 0 | 2 | n/a | n/a | n/a | n/a |\n"
+        "\n"
+        "- first note\n"
+        "- Every system: at most 1 item a turn, 5 turns, then 10 items in the fallback list.\n"
+    )
+    assert render_markdown("Demo run", METRICS, ["first note"], ACCESS) == expected
+
+
+def test_print_table_says_who_knew_what() -> None:
+    console = Console(record=True, width=120)
+    print_table(METRICS, console, replace(ACCESS, max_items_per_turn=3))
+    text = console.export_text()
+    assert "History" in text and "pre-target" in text
+    assert "Every system: at most 3 items a turn, 5 turns, then 10 items in the fallback" in text
+
+
+def test_access_is_read_from_the_store_meta_and_absent_in_older_runs() -> None:
+    meta = {
+        "system_history": '{"MACRS": "none", "IRA": "pre-target"}',
+        "protocol_limits": '{"max_turns": 5, "final_list_k": 10, "max_items_per_turn": 2}',
+    }
+    access = run_access(meta)
+    assert access == RunAccess({"MACRS": "none", "IRA": "pre-target"}, 5, 10, 2)
+    assert run_access({}) is None
+    assert run_access({**meta, "protocol_limits": "{broken"}) is None
+    assert merged_access([access, None]) is None
+    assert merged_access([access, replace(ACCESS, max_turns=1)]) is None
 
 
 def test_render_markdown_without_notes() -> None:

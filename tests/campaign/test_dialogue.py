@@ -215,3 +215,47 @@ async def test_leaks_count_the_opening(catalog: Catalog, sample: Sample) -> None
     result = await _run(rec, leaky, catalog)
     assert (result.opening.leak_retries, result.opening.redacted) == (2, True)
     assert result.leaks == 3  # the replies ("no thanks") never leaked
+
+
+class ManyItemsRecommender(ListRecommender):
+    """Shows `per_turn` titles a turn (as InteRecAgent shows several), the target third."""
+
+    def __init__(self, titles: list[str], per_turn: int) -> None:
+        super().__init__(titles, final=["Up"])
+        self.per_turn = per_turn
+
+    async def respond(self, state: DialogueState) -> SystemTurn:
+        shown = tuple(ItemRef(title=t) for t in self.titles[: self.per_turn])
+        return SystemTurn(act="recommend", text="Some ideas", items=shown)
+
+
+async def test_items_past_the_limit_are_dropped_before_grounding_and_counted(
+    catalog: Catalog, sample: Sample
+) -> None:
+    # The target (m2, "The Matrix") is the second title: under the default limit of one
+    # item a turn it is never shown, so the user cannot accept it.
+    rec = ManyItemsRecommender(["Heat", "The Matrix (1999)", "Up"], per_turn=3)
+    result = await _run(rec, sample, catalog, max_turns=2, k=1)
+    assert result.status == "failure"
+    for ex in result.exchanges:
+        assert [i.title for i in ex.system.items] == ["Heat"]
+        assert ex.system.items[0].item_id == "m1"
+        assert ex.system.items_over_limit == 2
+    # Raised for every system alike, the second item is shown and accepted in turn 1.
+    result = await run_dialogue(
+        ManyItemsRecommender(["Heat", "The Matrix (1999)", "Up"], per_turn=3),
+        _sim(sample, catalog),
+        Grounder(catalog),
+        dialogue_id="d",
+        sample=sample,
+        protocol=ProtocolConfig(max_turns=2, final_list_k=1, max_items_per_turn=2),
+    )
+    assert (result.status, result.success_turn) == ("success", 1)
+    assert result.exchanges[0].system.items_over_limit == 1
+
+
+async def test_a_turn_within_the_limit_is_kept_as_it_was(catalog: Catalog, sample: Sample) -> None:
+    rec = ListRecommender(["Heat", "Up", "Heat"], ["Up"])
+    result = await _run(rec, sample, catalog)
+    assert all("items_over_limit" not in ex.system.explain for ex in result.exchanges)
+    assert all(ex.system.items_over_limit == 0 for ex in result.exchanges)

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from macrs_sim.config import Scenario, parse_scenario
 from macrs_sim.agents.registry import system_spec
 from macrs_sim.campaign.sizing import recommended_concurrency, sizing_warning
+from macrs_sim.config import Scenario, parse_scenario
 
 GPU = {"backend": "openai", "model": "Org/M-8B", "base_url": "http://gpu:8000/v1"}
 

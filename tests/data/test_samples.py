@@ -11,6 +11,7 @@ from macrs_sim.data.samples import (
     draw_per_bucket,
     draw_random,
     eligible_samples,
+    with_pre_target,
 )
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item, Sample
@@ -37,6 +38,8 @@ def test_category_filter_and_minimum_history(catalog: Catalog) -> None:
     items = ["m1", "m4", "m7", "m3", "m2"]
     s = candidate_sample("u1", items, catalog, DataConfig(history_len=4, min_history=2))
     assert s is not None and s.history == ("m4", "m7")
+    # What a system may see is the window itself, unfiltered: the filter names the genre.
+    assert s.pre_target == ("m1", "m4", "m7", "m3") == s.system_history
     assert candidate_sample("u1", items, catalog, DataConfig(history_len=4, min_history=3)) is None
     unfiltered = DataConfig(history_len=4, min_history=3, filter_by_category=False)
     s = candidate_sample("u1", items, catalog, unfiltered)
@@ -123,3 +126,17 @@ def test_popularity_sampling_end_to_end(catalog: Catalog) -> None:
     assert [(s.target_id, s.bucket) for s in got] == [("m2", "top 50%")] * 2 + [
         ("m5", "bottom 50%")
     ] * 2
+
+
+def test_sample_sets_without_a_window_get_it_from_the_dataset(catalog: Catalog) -> None:
+    cfg = DataConfig(history_len=4, min_history=2)
+    ds = _dataset(catalog, {"u1": ["m1", "m4", "m7", "m3", "m2", "m5"]}, {})
+    old = Sample(sample_id="s-u1", user_id="u1", history=("m4", "m7"), target_id="m2")
+    assert old.pre_target is None and old.system_history == ("m4", "m7")
+    (filled,) = with_pre_target([old], ds, cfg)
+    assert filled.pre_target == ("m1", "m4", "m7", "m3")
+    # A user whose record does not show the target next (edited, or not in the dataset)
+    # keeps None rather than a window that is not the sample's.
+    other = old.model_copy(update={"target_id": "m5"})
+    stranger = old.model_copy(update={"user_id": "nobody"})
+    assert [s.pre_target for s in with_pre_target([other, stranger], ds, cfg)] == [None, None]

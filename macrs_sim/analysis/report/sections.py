@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -13,6 +14,7 @@ from macrs_sim.analysis.metrics.validity import ValidityStats, validity_stats
 from macrs_sim.analysis.report.summary import render_markdown
 from macrs_sim.analysis.report.transcript import pick_case_studies, render_transcript
 from macrs_sim.analysis.report.validity import render_validity_markdown, validity_frame
+from macrs_sim.analysis.runs.access import RunAccess, merged_access, run_access
 from macrs_sim.analysis.runs.combine import Comparison
 from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.data.catalog import Catalog
@@ -67,8 +69,16 @@ def summary_section(metrics: Sequence[SystemMetrics], cmp: Comparison) -> str:
     if not tools.empty:
         failed = int((~tools["ok"].astype(bool)).sum())
         notes.append(f"{len(tools)} tool calls, {failed} returned an error.")
-    table = render_markdown("", metrics, notes).split("\n", 2)[2]
+    table = render_markdown("", metrics, notes, comparison_access(cmp)).split("\n", 2)[2]
     return "## Summary\n\n" + table
+
+
+def comparison_access(cmp: Comparison) -> RunAccess | None:
+    """Who knew what, for the systems as the comparison names them (None for older runs)."""
+    shared = merged_access([run_access(run.meta) for run in cmp.runs])
+    if shared is None:
+        return None
+    return replace(shared, history={s.name: s.history for s in cmp.systems})
 
 
 def completed_section(completed: Sequence[SystemMetrics]) -> str:

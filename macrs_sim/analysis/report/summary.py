@@ -12,6 +12,7 @@ from rich.table import Table
 
 from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics, compute_metrics
+from macrs_sim.analysis.runs.access import RunAccess, run_access
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import MacrsSimError
 from macrs_sim.protocol import DialogueResult
@@ -29,20 +30,32 @@ def _num(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.2f}"
 
 
-def _headers(ks: Sequence[int]) -> list[str]:
-    return _BASE_HEADERS + [f"Hit@{k}" for k in ks]
+def _headers(ks: Sequence[int], access: RunAccess | None = None) -> list[str]:
+    history = ["History"] if access else []
+    return [_BASE_HEADERS[0], *history, *_BASE_HEADERS[1:]] + [f"Hit@{k}" for k in ks]
 
 
-def _cells(m: SystemMetrics, ks: Sequence[int]) -> list[str]:
+def _cells(m: SystemMetrics, ks: Sequence[int], access: RunAccess | None = None) -> list[str]:
+    """One system's row; with the run's access record, what history it was given."""
     hits = [_num(m.hit_at.get(k, math.nan)) for k in ks]
-    return [m.system, str(m.n), str(m.n_errors), _num(m.success_rate), _num(m.avg_turns), *hits]
+    history = [access.history_of(m.system)] if access else []
+    rates = [_num(m.success_rate), _num(m.avg_turns), *hits]
+    return [m.system, *history, str(m.n), str(m.n_errors), *rates]
 
 
-def render_markdown(title: str, metrics: Sequence[SystemMetrics], notes: Sequence[str] = ()) -> str:
-    """A markdown report: heading, metrics table, then the notes as bullets."""
+def render_markdown(
+    title: str,
+    metrics: Sequence[SystemMetrics],
+    notes: Sequence[str] = (),
+    access: RunAccess | None = None,
+) -> str:
+    """A markdown report: heading, metrics table, then the notes as bullets (with the run's
+    access record: a History column and the limits every system shared)."""
     ks = _ks(metrics)
-    headers = _headers(ks)
-    lines = [f"# {title}", "", *markdown_table(headers, [_cells(m, ks) for m in metrics])]
+    headers = _headers(ks, access)
+    rows = [_cells(m, ks, access) for m in metrics]
+    lines = [f"# {title}", "", *markdown_table(headers, rows, left=2 if access else 1)]
+    notes = [*notes, access.limits_line()] if access else list(notes)
     if notes:
         lines += ["", *(f"- {note}" for note in notes)]
     return "\n".join(lines) + "\n"
@@ -59,13 +72,22 @@ def counting_caption(metrics: Sequence[SystemMetrics]) -> str:
     return COMPLETED_CAPTION if completed else COUNTING_CAPTION
 
 
-def print_table(metrics: Sequence[SystemMetrics], console: Console | None = None) -> None:
+def print_table(
+    metrics: Sequence[SystemMetrics],
+    console: Console | None = None,
+    access: RunAccess | None = None,
+) -> None:
+    """The metrics as a terminal table; with the run's access record, a History column and
+    the shared limits under the caption."""
     ks = _ks(metrics)
-    table = Table(title="Metrics", caption=counting_caption(metrics))
-    for i, header in enumerate(_headers(ks)):
-        table.add_column(header, justify="left" if i == 0 else "right")
+    caption = counting_caption(metrics)
+    if access:
+        caption += "\n" + access.limits_line()
+    table = Table(title="Metrics", caption=caption)
+    for i, header in enumerate(_headers(ks, access)):
+        table.add_column(header, justify="left" if i < (2 if access else 1) else "right")
     for m in metrics:
-        table.add_row(*_cells(m, ks))
+        table.add_row(*_cells(m, ks, access))
     (console or Console()).print(table)
 
 
@@ -88,3 +110,8 @@ def run_catalog(run_dir: Path) -> Catalog | None:
         return open_dataset(load_scenario(run_dir / "scenario.resolved.toml").data).catalog
     except MacrsSimError:
         return None
+
+
+def store_access(store: RunStore) -> RunAccess | None:
+    """The stored run's record of who knew what (None for runs made before it existed)."""
+    return run_access(store.all_meta())

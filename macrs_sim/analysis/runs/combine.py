@@ -8,7 +8,7 @@ targets); otherwise the comparison says so and falls back to unpaired tests.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
@@ -118,7 +118,7 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
         "tool_calls": [],
     }
     for run, names in zip(runs, labels, strict=True):
-        systems += [SystemInfo(names[s.name], s.kind, s.variant) for s in run.systems]
+        systems += [replace(s, name=names[s.name]) for s in run.systems]
         for r in run.results:
             relabelled = _relabel(r, names)
             results.append(relabelled)

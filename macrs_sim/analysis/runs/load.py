@@ -21,6 +21,7 @@ from typing import Any
 import pandas as pd
 
 from macrs_sim.agents.registry import variant_label
+from macrs_sim.analysis.runs.access import run_access
 from macrs_sim.analysis.metrics.outcomes import is_hit
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
@@ -36,6 +37,8 @@ class SystemInfo:
     name: str
     kind: str
     variant: str
+    # What it was given of the user's past ("none" | "pre-target"); "?" for older runs.
+    history: str = "?"
 
 
 @dataclass
@@ -151,8 +154,14 @@ def _systems(
     order: list[str] = json.loads(meta.get("systems", "[]"))
     order += [r.system for r in results if r.system not in order]
     names = list(dict.fromkeys(order))
+    access = run_access(meta)
     return [
-        SystemInfo(n, configured.get(n, {}).get("kind", "?"), variant_label(configured.get(n, {})))
+        SystemInfo(
+            n,
+            configured.get(n, {}).get("kind", "?"),
+            variant_label(configured.get(n, {})),
+            access.history_of(n) if access else "?",
+        )
         for n in names
     ]
 
