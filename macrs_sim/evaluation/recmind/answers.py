@@ -1,12 +1,16 @@
-"""Reading a solver's free-text answer back, validated against what was asked.
+"""Reading a solver's answer back, validated against what was asked.
 
-A ranking answer is read entry by entry: one per line, or comma-separated when the
-answer is a single line (RecMind's "Finish [a, b, c]"). An entry names a candidate by
-its id (the first word, after any list marker such as "1." or "-") or by its title, with
-or without a wrong id before it (small models miscopy ids); a title shared by several
-candidates (a remake, two films called "Heat") counts only with its year. Entries that
-name no candidate are dropped and counted; repeats keep their first place. An answer
-naming no candidate at all is unparsable.
+A ranking answer is read line by line, and each line entry by entry: entries are split at
+semicolons, commas, pipes, colons, " and ", inline numbers ("1. A 2. B") and inline bullets
+(" - ", " • "). A title that contains a separator ("Crouching Tiger, Hidden Dragon", "Pride
+and Prejudice", "2001: A Space Odyssey") is put back together: the longest run of
+neighbouring entries that names one candidate wins. An entry names a candidate by its title
+(decorations, a leading or MovieLens-style trailing article and the year as `grounding`
+reads them), by its id (the first word, after any list marker), or by its title after a
+wrong id (small models miscopy ids); a title shared by several candidates (a remake, two
+films called "Heat") counts only with its year. Entries that name no candidate are kept
+as written and counted; repeats keep their first place. An answer naming no candidate at
+all is unparsable.
 """
 
 from __future__ import annotations
@@ -15,12 +19,26 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from macrs_sim.data.grounding import normalize_title, split_year, strip_decorations
 from macrs_sim.protocol import Item
 
-_MARKER = re.compile(r"^\s*(?:\d+\s*[.):]|[-*•]|#\d+)\s+")
-_FINISH = re.compile(r"^\s*(?:finish|answer)\s*[:\[(]?\s*", re.IGNORECASE)
+_MARKER = re.compile(r"^\s*(?:\d{1,3}\s*[.)]|[-*•–]|#\d+)\s+")
+_FINISH = re.compile(r"^\s*(?:finish|answer)\s*(?:[:\[(]\s*|\s+)", re.IGNORECASE)
+_SEPARATOR = re.compile(
+    r"\s*[;|]\s*"  # semicolons, pipes
+    r"|\s*,\s*(?:(?:and|&)\s+)?"  # commas, with the list's last "and"
+    r"|:\s+"  # "My picks: A, B"
+    r"|\s+(?:and|&)\s+"  # "A and B"
+    r"|\s+\d{1,3}[.)]\s+"  # "1. A 2. B"
+    r"|\s+[-–—•*]\s+",  # "A - B", "A • B"
+    re.IGNORECASE,
+)
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_EDGE = " \t\"'`[](){}<>.,;:"
+_EDGE = " \t\"'`[](){}<>.,;:*"
+# What may wrap a whole title: never its year's brackets.
+_WRAP = " \t\"'`.,;:*"
+# The most entries one title may span ("Good, the Bad and the Ugly, The (1966)" spans 4).
+MAX_JOIN = 6
 
 
 @dataclass(frozen=True)
@@ -35,60 +53,94 @@ class RankedAnswer:
         return bool(self.ranked)
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split()).strip(_EDGE)
+class CandidateIndex:
+    """The candidates by id, by (title, year) and by title alone where that is unique."""
+
+    def __init__(self, candidates: Sequence[str], items: Mapping[str, Item]) -> None:
+        self.ids = set(candidates)
+        self.dated: dict[tuple[str, int | None], str | None] = {}
+        self.plain: dict[str, str | None] = {}
+        for item_id in candidates:
+            key = normalize_title(items[item_id].title)
+            dated = (key, items[item_id].year)
+            self.dated[dated] = None if dated in self.dated else item_id
+            self.plain[key] = None if key in self.plain else item_id
+
+    def title(self, text: str, *, whole: bool = False) -> str | None:
+        """`whole`: the text is the title and nothing else (a description after the year
+        is no part of it)."""
+        bare, year = split_year(text.strip(_WRAP)) if whole else strip_decorations(text)
+        key = normalize_title(bare) if bare else ""
+        if not key:
+            return None
+        if year is not None and self.dated.get((key, year)) is not None:
+            return self.dated[(key, year)]
+        return self.plain.get(key)
+
+    def entry(self, text: str, *, joined: bool) -> str | None:
+        """The candidate `text` names; a joined run of entries only by a title."""
+        found = self.title(text, whole=joined)
+        if found is not None:
+            return found
+        words = text.split(maxsplit=1)
+        if not joined and words and words[0].strip(_EDGE) in self.ids:
+            return words[0].strip(_EDGE)
+        return self.title(words[1], whole=joined) if len(words) > 1 else None
 
 
-def _title_index(candidates: Sequence[str], items: Mapping[str, Item]) -> dict[str, str]:
-    """Normalised name -> id: every display title, and each plain title that is unique."""
-    index: dict[str, str] = {}
-    plain: dict[str, list[str]] = {}
-    for item_id in candidates:
-        item = items[item_id]
-        index[_norm(item.display_title)] = item_id
-        plain.setdefault(_norm(item.title), []).append(item_id)
-    for name, ids in plain.items():
-        if len(ids) == 1:
-            index.setdefault(name, ids[0])
-    return index
+def _lines(answer: str) -> list[str]:
+    """Each line without a leading "Finish [" / "Answer:" (and its "]") or list marker."""
+    out = []
+    for line in answer.splitlines():
+        text = line
+        if _FINISH.match(text):
+            text = _FINISH.sub("", text, count=1).rstrip().removesuffix("]").removesuffix(")")
+        text = _MARKER.sub("", text, count=1).strip()
+        if text.strip(_EDGE):
+            out.append(text)
+    return out
 
 
-def _entries(answer: str, ids: set[str], titles: dict[str, str]) -> list[str]:
-    """Lines; a single line split at commas, unless only the whole line names a candidate
-    (a title with a comma in it: "Shawshank Redemption, The")."""
-    lines = [line for line in answer.splitlines() if line.strip()]
-    if len(lines) != 1:
-        return lines
-    line = _FINISH.sub("", lines[0]).rstrip(" ]")
-    parts = [part for part in line.split(",") if part.strip()]
-    named = sum(1 for part in parts if _resolve(part, ids, titles) is not None)
-    if named <= 1 and _resolve(line, ids, titles) is not None:
-        return [line]
-    return parts
+def _spans(line: str) -> list[tuple[int, int]]:
+    """Where the line's entries lie: the line cut at every separator."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for m in _SEPARATOR.finditer(line):
+        if m.end() > m.start():
+            spans.append((at, m.start()))
+            at = m.end()
+    return [*spans, (at, len(line))]
 
 
-def _resolve(entry: str, ids: set[str], titles: dict[str, str]) -> str | None:
-    text = _MARKER.sub("", entry, count=1).strip()
-    first = text.split(maxsplit=1)[0].strip(_EDGE) if text.split() else ""
-    if first in ids:
-        return first
-    rest = text.split(maxsplit=1)[1] if len(text.split()) > 1 else ""
-    return titles.get(_norm(text)) or titles.get(_norm(rest))
+def _read_line(line: str, index: CandidateIndex) -> list[tuple[str | None, str]]:
+    """(candidate or None, text) per entry: at each place the longest run naming one."""
+    spans = _spans(line)
+    out: list[tuple[str | None, str]] = []
+    i = 0
+    while i < len(spans):
+        for j in range(min(len(spans), i + MAX_JOIN) - 1, i - 1, -1):
+            text = line[spans[i][0] : spans[j][1]].strip()
+            found = index.entry(text, joined=j > i)
+            if found is not None:
+                break
+        if text.strip(_EDGE):
+            out.append((found, text))
+        i = j + 1
+    return out
 
 
 def parse_ranking(
     answer: str, candidates: Sequence[str], items: Mapping[str, Item]
 ) -> RankedAnswer:
-    ids = set(candidates)
-    titles = _title_index(candidates, items)
+    index = CandidateIndex(candidates, items)
     ranked: list[str] = []
     unmatched: list[str] = []
-    for entry in _entries(answer, ids, titles):
-        found = _resolve(entry, ids, titles)
-        if found is None:
-            unmatched.append(entry.strip())
-        elif found not in ranked:
-            ranked.append(found)
+    for line in _lines(answer):
+        for found, text in _read_line(line, index):
+            if found is None:
+                unmatched.append(text)
+            elif found not in ranked:
+                ranked.append(found)
     return RankedAnswer(tuple(ranked), tuple(unmatched))
 
 

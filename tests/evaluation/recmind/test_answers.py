@@ -10,6 +10,7 @@ from macrs_sim.evaluation.recmind.answers import (
     parse_ranking,
     parse_rating,
 )
+from macrs_sim.protocol import Item
 
 CANDIDATES = ("m4", "m1", "m7", "m3")  # Alien, Heat (1995), Heat (1986), Up
 
@@ -86,3 +87,47 @@ def test_a_title_with_a_comma_on_one_line(catalog: Catalog) -> None:
     items = {"5": Item(item_id="5", title="Shawshank Redemption, The", year=1994),
              "6": Item(item_id="6", title="Up", year=2009)}  # fmt: skip
     assert parse_ranking("Shawshank Redemption, The (1994)", ("5", "6"), items).ranked == ("5",)
+
+
+def _films(*rows: tuple[str, str, int]) -> dict[str, Item]:
+    return {i: Item(item_id=i, title=t, year=y) for i, t, y in rows}
+
+
+FILMS = _films(
+    ("10", "Crouching Tiger, Hidden Dragon", 2000), ("11", "Up", 2009),
+    ("12", "Heat", 1995), ("13", "Pride and Prejudice", 2005), ("14", "Alien", 1979),
+    ("15", "Shawshank Redemption, The", 1994), ("16", "2001: A Space Odyssey", 1968),
+)  # fmt: skip
+IDS = tuple(FILMS)
+
+
+@pytest.mark.parametrize(
+    ("answer", "ranked", "unmatched"),
+    [
+        # semicolons between titles with years, as models often write a list
+        ("Up (2009); Heat (1995); Alien (1979)", ("11", "12", "14"), ()),
+        # a numbered list on one line
+        ("1. Alien (1979) 2. Up (2009) 3. Heat (1995)", ("14", "11", "12"), ()),
+        # "A, B and C", one title with a comma in it and one with "and" in it
+        (
+            "Crouching Tiger, Hidden Dragon (2000), Pride and Prejudice (2005) and Up",
+            ("10", "13", "11"),
+            (),
+        ),
+        # bullets; the natural form of a MovieLens "Title, The"; a title with a colon
+        (
+            "- The Shawshank Redemption (1994)\n• 2001: A Space Odyssey (1968)\n* Heat",
+            ("15", "16", "12"),
+            (),
+        ),
+        # prose before the list and a title that is no candidate: counted, not ranked
+        ("My picks: Up (2009); Fargo (1996); Alien", ("11", "14"), ("My picks", "Fargo (1996)")),
+        # inline bullets and a description after a dash
+        ("Up (2009) - a warm film • Heat (1995)", ("11", "12"), ("a warm film",)),
+    ],
+)
+def test_lists_in_the_forms_models_write_them(
+    answer: str, ranked: tuple[str, ...], unmatched: tuple[str, ...]
+) -> None:
+    read = parse_ranking(answer, IDS, FILMS)
+    assert (read.ranked, read.unmatched) == (ranked, unmatched)
