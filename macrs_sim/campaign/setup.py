@@ -18,6 +18,7 @@ from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
 from macrs_sim.data.sample_set import read_sample_set
 from macrs_sim.data.samples import build_samples, with_pre_target
+from macrs_sim.data.splits import deferred_campaign_dataset
 from macrs_sim.llm.accounting import CallLog
 from macrs_sim.llm.breaker import CircuitBreaker
 from macrs_sim.llm.cache import CACHE_FILE, ResponseCache
@@ -84,6 +85,11 @@ class CampaignSetup:
         self.prepared: dict[str, object] = {}
         self.catalog: Catalog = self.dataset.catalog
         self.grounder = Grounder(self.catalog, popularity=self.dataset.popularity)
+        # What systems are given: popularity without the samples' targets, and no user's
+        # record past its cut (DESIGN.md §3); built on first use.
+        self.system_dataset = deferred_campaign_dataset(
+            self.dataset, self.scenario.data, self.campaign_samples
+        )
         if self.scripted_rules is None:
             self.scripted_rules = default_scripted_rules([i.display_title for i in self.catalog])
         # One cache per campaign, shared by every model (their entries never mix: the key
@@ -145,7 +151,7 @@ class CampaignSetup:
             dialogue_id=dialogue_id,
             client=self.client(self.scenario.system_model(options)) if spec.uses_llm else None,
             prompts=self.prompts,
-            dataset=self.dataset,
+            dataset=self.system_dataset,
             grounder=self.grounder,
             protocol=self.scenario.protocol,
             prepared=self._prepared(options),

@@ -12,7 +12,7 @@ import hashlib
 import json
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +32,7 @@ class Dataset:
     # Identifies the data a sample set was drawn from (name, sizes, catalog digest).
     fingerprint: str
     catalog: Catalog
-    popularity: dict[str, int]
+    popularity: Mapping[str, int]
     n_users: int
     n_interactions: int
     _prefixes: Callable[[int], dict[str, list[str]]]

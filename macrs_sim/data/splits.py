@@ -10,10 +10,11 @@ Items are indices into `Interactions.item_ids` (the catalog's order).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -191,3 +192,38 @@ def with_visible_popularity(
 def campaign_dataset(dataset: Dataset, data: Interactions, samples: Sequence[Sample]) -> Dataset:
     """`dataset` as a campaign's systems may see it: popularity without samples' targets."""
     return with_visible_popularity(dataset, data, _visible(data, samples))
+
+
+class _Deferred(Mapping[str, int]):
+    """A mapping computed on first use (the system view's popularity: most systems never
+    read it, and computing it reads every interaction)."""
+
+    def __init__(self, make: Callable[[], Mapping[str, int]]) -> None:
+        self._make = make
+
+    def _got(self) -> Mapping[str, int]:
+        return self._make()
+
+    def __getitem__(self, key: str) -> int:
+        return self._got()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._got())
+
+    def __len__(self) -> int:
+        return len(self._got())
+
+
+def deferred_campaign_dataset(
+    dataset: Dataset, cfg: DataConfig, samples: Callable[[], Sequence[Sample]]
+) -> Dataset:
+    """campaign_dataset's view, built on first use of its popularity or prefixes: what a
+    campaign's systems are given (SystemContext.dataset). The catalog is the dataset's."""
+    view = functools.cache(
+        lambda: campaign_dataset(dataset, interactions_of(dataset, cfg), samples())
+    )
+    return dataclasses.replace(
+        dataset,
+        popularity=_Deferred(lambda: view().popularity),
+        _prefixes=lambda length: view().prefixes(length),
+    )
