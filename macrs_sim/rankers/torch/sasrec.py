@@ -1,4 +1,8 @@
-"""SASRec as an ItemRanker: training windows, BCE with sampled negatives or full softmax."""
+"""SASRec as an ItemRanker: training windows, BCE with sampled negatives or full softmax.
+
+A position's negative is drawn from the items outside the user's training sequence,
+as in the paper's reference implementations (`NegativeSampler`).
+"""
 
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ from macrs_sim.rankers.torch.loop import (
     fit_early_stopping,
     pick_device,
 )  # fmt: skip
+from macrs_sim.rankers.torch.negatives import NegativeSampler
 from macrs_sim.rankers.torch.sasrec_net import SASRecNet
 
 
@@ -48,17 +53,20 @@ def left_pad(seqs: Sequence[Sequence[int]], length: int) -> torch.Tensor:
 
 def training_windows(
     train: Mapping[str, Sequence[int]], max_len: int
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Each sequence cut from its end into windows of max_len + 1: (inputs, next items)."""
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Each sequence cut from its end into windows of max_len + 1: (inputs, next items,
+    each window's user as a row of `list(train)`)."""
     windows: list[Sequence[int]] = []
-    for seq in train.values():
+    users: list[int] = []
+    for row, seq in enumerate(train.values()):
         end = len(seq)
         while end >= 2:
             windows.append(seq[max(0, end - max_len - 1) : end])
+            users.append(row)
             end -= max_len
     inputs = left_pad([w[:-1] for w in windows], max_len)
     targets = left_pad([w[1:] for w in windows], max_len)
-    return inputs, targets
+    return inputs, targets, torch.tensor(users, dtype=torch.long)
 
 
 class SASRecRanker:
@@ -99,14 +107,15 @@ class SASRecRanker:
         torch.manual_seed(params.seed)
         device = pick_device()
         ranker = cls(item_ids, cls.build(len(item_ids), params).to(device), device)
-        inputs, targets = training_windows(train, params.max_len)
+        inputs, targets, users = training_windows(train, params.max_len)
+        sampler = NegativeSampler(list(train.values()), len(item_ids))
         gen = torch.Generator().manual_seed(params.seed)
 
         def epoch_losses(g: torch.Generator) -> Iterator[torch.Tensor]:
             order = torch.randperm(len(inputs), generator=g)
             for lo in range(0, len(order), params.batch_size):
                 idx = order[lo : lo + params.batch_size]
-                negs = torch.randint(1, len(item_ids) + 1, targets[idx].shape, generator=g)
+                negs = sampler.draw(users[idx], params.max_len, g)
                 yield _loss(ranker.net, inputs[idx], targets[idx], negs, params, device)
 
         ranker.summary = fit_early_stopping(

@@ -1,14 +1,16 @@
 """ToolRec's attribute-oriented retrieval tools: frozen SASRec + one fine-tuned encoder per pattern.
 
 Stage 1 is the toolkit's SASRec (the `models train sasrec` checkpoint). Stage 2
-freezes it and fits, for each attribute pattern, an `AttributeEncoder` and its
-dense layer with the BPR loss (Eq. 4) on every position of the training windows,
-one sampled negative each; early stopping on validation NDCG@10 of that pattern.
+freezes it and fits, for each attribute pattern, an `AttributeEncoder` and its dense
+layer with the BPR loss (Eq. 4) on every position of the training windows, one negative
+each from outside the user's sequence; early stopping on validation NDCG@10 of that
+pattern.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,7 @@ from macrs_sim.rankers.base import Arrays, Scores, mask_seen, top_items
 from macrs_sim.rankers.evaluate import ndcg_at
 from macrs_sim.rankers.torch.attribute_net import AttributeEncoder
 from macrs_sim.rankers.torch.loop import ProgressHook, TrainSummary, fit_early_stopping
+from macrs_sim.rankers.torch.negatives import NegativeSampler
 from macrs_sim.rankers.torch.sasrec import SASRecParams, SASRecRanker, left_pad, training_windows
 
 
@@ -147,16 +150,17 @@ class ToolRecRetriever:
         progress: Mapping[str, ProgressHook | None] | None = None,
     ) -> ToolRecRetriever:  # fmt: skip
         model = cls(backbone, {}, tables)
-        inputs, targets = training_windows(train, params.max_len)
+        inputs, targets, users = training_windows(train, params.max_len)
         behaviour = frozen_states(backbone, inputs)
+        sampler = NegativeSampler(list(train.values()), len(backbone.item_ids))
         for attr, table in tables.items():
             torch.manual_seed(params.seed)
             enc = _encoder(table, params, backbone.device)
             model.encoders[attr] = enc
             model.attributes = tuple(model.encoders)
             hook = (progress or {}).get(attr)
-            model.summaries[attr] = _tune(model, attr, (inputs, targets, behaviour), validation,
-                                          params, hook)  # fmt: skip
+            windows = _Windows(inputs, targets, users, behaviour, sampler)
+            model.summaries[attr] = _tune(model, attr, windows, validation, params, hook)
             enc.eval()
         return model
 
@@ -170,23 +174,34 @@ def frozen_states(backbone: SASRecRanker, inputs: torch.Tensor, batch: int = 512
     return torch.cat(parts) if parts else torch.zeros(0, net.max_len, net.dim)
 
 
+@dataclass(frozen=True)
+class _Windows:
+    """Stage 2's training data: SASRec's windows, their users, the frozen states H."""
+
+    inputs: torch.Tensor
+    targets: torch.Tensor
+    users: torch.Tensor
+    behaviour: torch.Tensor
+    negatives: NegativeSampler
+
+
 def _tune(
-    model: ToolRecRetriever, attr: str, windows: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
-    validation: Sequence[EvalCase], params: ToolRecParams, progress: ProgressHook | None,
+    model: ToolRecRetriever, attr: str, w: _Windows, validation: Sequence[EvalCase],
+    params: ToolRecParams, progress: ProgressHook | None,
 ) -> TrainSummary:  # fmt: skip
-    enc, inputs, targets, behaviour = model.encoders[attr], *windows
+    enc = model.encoders[attr]
     items = model.backbone.net.items.weight.detach()
-    n_items, device = len(model.item_ids), model.backbone.device
+    device = model.backbone.device
     loop = params.tuning()
 
     def epoch_losses(g: torch.Generator) -> Iterator[torch.Tensor]:
-        order = torch.randperm(len(inputs), generator=g)
+        order = torch.randperm(len(w.inputs), generator=g)
         for lo in range(0, len(order), loop.batch_size):
             idx = order[lo : lo + loop.batch_size]
-            negs = torch.randint(1, n_items + 1, targets[idx].shape, generator=g)
-            seq, tgt, neg = inputs[idx].to(device), targets[idx].to(device), negs.to(device)
+            negs = w.negatives.draw(w.users[idx], w.inputs.shape[1], g)
+            seq, tgt, neg = w.inputs[idx].to(device), w.targets[idx].to(device), negs.to(device)
             real = tgt > 0
-            users = enc(seq, behaviour[idx.to(device)])[real]
+            users = enc(seq, w.behaviour[idx.to(device)])[real]
             diff = (users * (items[tgt[real]] - items[neg[real]])).sum(-1)
             yield -F.logsigmoid(diff).mean()
 
