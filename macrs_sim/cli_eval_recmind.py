@@ -24,6 +24,7 @@ OPTION = {"solvers": "--solver", "ks": "--k", "history_len": "--history", "top_n
           "max_steps": "--max-steps"}  # fmt: skip
 # (header, results key, format) of the cost columns: the paper's Table 10 and more.
 COST_COLUMNS = (("unparsable", "unparsable", "d"), ("errors", "errors", "d"),
+                ("unmatched", "unmatched", "d"),
                 ("s/question", "seconds_per_question", ".4f"),
                 ("calls/q", "llm_calls_per_question", ".1f"),
                 ("tokens/q", "tokens_per_question", ".0f"))  # fmt: skip

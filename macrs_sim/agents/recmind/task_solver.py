@@ -1,10 +1,12 @@
 """RecMind on its own offline tasks (rating prediction, direct and sequential recommendation,
-explanation): a question in, the agent's final answer out.
+explanation): a question in, the agent's final answer and its ranked items out.
 
 `histories` maps each user to their visible (item id, rating or None), oldest first, the
 held-out items already removed: it becomes the memory database's `user_ratings`, so no
 tool can reach a held-out item. Each `solve` uses a fresh reasoner, so calls may run
-concurrently; `solve_traced` also gives the reasoning tree, calls, tokens and seconds.
+concurrently; `solve_traced` also gives the reasoning tree, calls, tokens and seconds. The
+calls are made under the caller's dialogue id (the question being asked), so whoever
+accounts for them can tell which question each call served.
 """
 
 from __future__ import annotations
@@ -25,14 +27,24 @@ from macrs_sim.agents.recmind.prompts import offline_task
 from macrs_sim.agents.recmind.tree import ReasoningTree
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.errors import ConfigError
+from macrs_sim.llm.context import current_call
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.tools import ToolCallLog
 from macrs_sim.tools.args import validation_message
 
 
 @dataclass(frozen=True)
+class TaskAnswer:
+    """The final answer text and the items of the Finish step (asked for best first)."""
+
+    answer: str
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class SolveTrace:
     answer: str
+    items: tuple[str, ...]
     tree: ReasoningTree
     usage: dict[str, int]
     seconds: float
@@ -54,19 +66,22 @@ class RecMindTaskSolver:
         self._prompts = prompts
         self._log = log
 
-    async def solve(self, question: str, *, user_id: str) -> str:
-        return (await self.solve_traced(question, user_id=user_id)).answer
+    async def solve(self, question: str, *, user_id: str) -> TaskAnswer:
+        trace = await self.solve_traced(question, user_id=user_id)
+        return TaskAnswer(trace.answer, trace.items)
 
     async def solve_traced(self, question: str, *, user_id: str) -> SolveTrace:
+        asking = current_call()
         r = build.reasoner(
             self.options, self.res, client=self._client, prompts=self._prompts,
-            system=f"recmind-{self.options.planner}", dialogue_id=None, log=self._log,
+            system=asking.system or f"recmind-{self.options.planner}",
+            dialogue_id=asking.dialogue_id, log=self._log,
         )  # fmt: skip
         start = time.perf_counter()
         task = offline_task(r.prompts, question, user_id)
         tree = await run_planner(self.options.planner, r, task, limits_of(self.options))
         seconds = time.perf_counter() - start
-        return SolveTrace(tree.answer, tree, r.caller.usage.as_dict(), seconds)
+        return SolveTrace(tree.answer, tuple(tree.items), tree, r.caller.usage.as_dict(), seconds)
 
 
 def build_task_solver(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from autogen_core.models import ChatCompletionClient
 
@@ -13,8 +13,17 @@ from macrs_sim.prompts import PromptLibrary
 from macrs_sim.tools import ToolCallLog
 
 
+@dataclass(frozen=True)
+class SolverAnswer:
+    """What a solver answered: its text and, apart from it, the items it ranked, best first
+    (RecMind's Finish `items`; empty for a solver that answers in text only)."""
+
+    text: str
+    items: tuple[str, ...] = ()
+
+
 class TaskSolver(Protocol):
-    async def solve(self, question: str, *, user_id: str) -> str: ...
+    async def solve(self, question: str, *, user_id: str) -> SolverAnswer: ...
 
 
 @dataclass(frozen=True)
@@ -28,6 +37,8 @@ class SolverContext:
     prompts: PromptLibrary
     max_steps: int
     tool_log: ToolCallLog
+    # The RecMind planners' options (`--set key=value`; planner and max_steps set apart).
+    recmind_options: Mapping[str, Any] = field(default_factory=dict)
 
 
 SolverFactory = Callable[[SolverContext], TaskSolver]

@@ -29,6 +29,8 @@ class Answer:
     scored: Scored
     # The solver's model calls made under this question's id.
     calls: Sequence[LLMCallRecord]
+    # The items the solver ranked apart from its text (RecMind's Finish items), best first.
+    items: tuple[str, ...] = ()
 
     def record(self, solver: str, prompting: str) -> dict[str, Any]:
         s = self.scored
@@ -40,7 +42,8 @@ class Answer:
             "tokens": sum(c.prompt_tokens + c.completion_tokens for c in self.calls),
         }  # fmt: skip
         if self.case.candidates:
-            out |= {"candidates": list(self.case.candidates), "ranked": list(s.ranked),
+            out |= {"candidates": list(self.case.candidates), "items": list(self.items),
+                    "ranked": list(s.ranked), "ranked_from": s.ranked_from,
                     "unmatched": list(s.unmatched), "position": s.position}  # fmt: skip
         if self.case.target_rating is not None:
             out |= {"rating": self.case.target_rating, "predicted": s.rating}
@@ -58,6 +61,8 @@ class RunRow:
     metrics: dict[str, float]
     unparsable: int
     errors: int
+    # Entries of ranking answers that named no candidate (prose, titles off the list).
+    unmatched: int
     judge_errors: int
     seconds_per_question: float
     calls_per_question: float
@@ -70,7 +75,7 @@ class RunRow:
     def flat(self) -> dict[str, Any]:
         return {
             "solver": self.solver, "prompting": self.prompting, "n": self.n, **self.metrics,
-            "unparsable": self.unparsable, "errors": self.errors,
+            "unparsable": self.unparsable, "errors": self.errors, "unmatched": self.unmatched,
             "judge_errors": self.judge_errors,
             "seconds_per_question": self.seconds_per_question,
             "llm_calls_per_question": self.calls_per_question,
@@ -109,6 +114,7 @@ def make_row(
         metrics=metrics,
         unparsable=sum(1 for a in answers if not a.scored.parsed and a.error is None),
         errors=sum(1 for a in answers if a.error is not None),
+        unmatched=sum(len(a.scored.unmatched) for a in answers),
         judge_errors=sum(1 for a in answers if a.scored.judge_error is not None),
         seconds_per_question=mean_or_nan([a.seconds for a in answers]),
         calls_per_question=per_q(len(calls)),

@@ -17,7 +17,7 @@ from autogen_core.models import ChatCompletionClient
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.evaluation.recmind.answers import parse_explanation
 from macrs_sim.evaluation.recmind.cases import TaskCase
-from macrs_sim.evaluation.recmind.contract import SolverContext, TaskSolver
+from macrs_sim.evaluation.recmind.contract import SolverAnswer, SolverContext, TaskSolver
 from macrs_sim.evaluation.recmind.judge import (
     LOWEST,
     judge_explanation,
@@ -69,13 +69,13 @@ class _Run:
     judge: ChatCompletionClient
     log: CallLog
 
-    async def score(self, case: TaskCase, answer: str, question_id: str) -> Scored:
+    async def score(self, case: TaskCase, answer: SolverAnswer, question_id: str) -> Scored:
         task, q = self.env.settings.task, self.env.questions
         if task == "rating":
-            return score_rating(answer, q.low, q.high)
+            return score_rating(answer.text, q.low, q.high)
         if task != "explanation":
             return score_ranking(answer, case, self.env.items)
-        text = parse_explanation(answer)
+        text = parse_explanation(answer.text)
         if text is None:
             return Scored(False, verdict=LOWEST)
         template = judge_template(self.env.prompts)
@@ -100,11 +100,11 @@ class _Run:
             with calling(CallContext(role=role, dialogue_id=question_id, system=self.label)):
                 answer = await self.solver.solve(question, user_id=case.user_id)
         except Exception as err:  # the question is lost (a miss), the run goes on
-            answer, error = "", describe(err)
+            answer, error = SolverAnswer(""), describe(err)
         seconds = time.perf_counter() - start
         calls = self.log.pop(question_id)
         scored = await self.score(case, answer, question_id)
-        return Answer(case, question, answer, error, seconds, scored, calls)
+        return Answer(case, question, answer.text, error, seconds, scored, calls, answer.items)
 
 
 async def run_one(

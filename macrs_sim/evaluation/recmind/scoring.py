@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from macrs_sim.evaluation.recmind.answers import parse_ranking, parse_rating
+from macrs_sim.evaluation.recmind.answers import RankedAnswer, parse_ranking, parse_rating
 from macrs_sim.evaluation.recmind.cases import TaskCase
+from macrs_sim.evaluation.recmind.contract import SolverAnswer
 from macrs_sim.evaluation.recmind.judge import ExplanationVerdict
 from macrs_sim.evaluation.recmind.metrics import (
     mean_or_nan,
@@ -34,12 +35,26 @@ class Scored:
     rating: float | None = None
     verdict: ExplanationVerdict | None = None
     judge_error: str | None = None
+    # Where the ranking was read from: "items" (the solver's typed list) or "text".
+    ranked_from: str | None = None
 
 
-def score_ranking(answer: str, case: TaskCase, items: Mapping[str, Item]) -> Scored:
-    read = parse_ranking(answer, case.candidates, items)
+def read_ranking(
+    answer: SolverAnswer, candidates: Sequence[str], items: Mapping[str, Item]
+) -> tuple[RankedAnswer, str]:
+    """The solver's typed items when they name a candidate, else its text; the entries
+    that named none are counted from both."""
+    listed = parse_ranking("\n".join(answer.items), candidates, items)
+    if listed.parsed:
+        return listed, "items"
+    text = parse_ranking(answer.text, candidates, items)
+    return RankedAnswer(text.ranked, listed.unmatched + text.unmatched), "text"
+
+
+def score_ranking(answer: SolverAnswer, case: TaskCase, items: Mapping[str, Item]) -> Scored:
+    read, source = read_ranking(answer, case.candidates, items)
     position = target_position(read.ranked, case.target)
-    return Scored(read.parsed, read.ranked, read.unmatched, position)
+    return Scored(read.parsed, read.ranked, read.unmatched, position, ranked_from=source)
 
 
 def score_rating(answer: str, low: float, high: float) -> Scored:

@@ -11,7 +11,12 @@ from __future__ import annotations
 from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
 
 from macrs_sim.errors import ConfigError
-from macrs_sim.evaluation.recmind.contract import SolverContext, SolverFactory, TaskSolver
+from macrs_sim.evaluation.recmind.contract import (
+    SolverAnswer,
+    SolverContext,
+    SolverFactory,
+    TaskSolver,
+)
 from macrs_sim.evaluation.recmind.questions import PROMPT_DIR
 from macrs_sim.evaluation.recmind.recmind_solvers import RECMIND_SOLVERS
 
@@ -25,13 +30,13 @@ class DirectSolver:
         self.client = client
         self.system = system
 
-    async def solve(self, question: str, *, user_id: str) -> str:
+    async def solve(self, question: str, *, user_id: str) -> SolverAnswer:
         messages: list[LLMMessage] = [
             SystemMessage(content=self.system),
             UserMessage(content=question, source="user"),
         ]
         result = await self.client.create(messages)
-        return result.content if isinstance(result.content, str) else ""
+        return SolverAnswer(result.content if isinstance(result.content, str) else "")
 
 
 def direct_solver(ctx: SolverContext) -> TaskSolver:

@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from macrs_sim.agents.recmind.options import PLANNERS
+from macrs_sim.agents.recmind.schemas import StepOutput
 from macrs_sim.agents.recmind.scripted import recmind_scripted_rules
-from macrs_sim.agents.recmind.task_solver import RecMindTaskSolver, build_task_solver
+from macrs_sim.agents.recmind.task_solver import RecMindTaskSolver, TaskAnswer, build_task_solver
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.errors import ConfigError
+from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.scripted import ScriptedChatCompletionClient
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.tools import ToolCallLog
@@ -36,9 +38,9 @@ async def test_rating_question_is_answered_from_the_users_visible_ratings(
 ) -> None:
     made, client = solver(dataset, tmp_path)
     # u1's visible ratings 5, 4, 3.5: AVG = 4.1667 -> ROUND(.., 1) = 4.2 -> answer 4.
-    assert await made.solve(QUESTION.format("u1"), user_id="u1") == "4"
+    assert await made.solve(QUESTION.format("u1"), user_id="u1") == TaskAnswer("4")
     # u2 has no rating: AVG is NULL, the scripted policy falls back to 3.
-    assert await made.solve(QUESTION.format("u2"), user_id="u2") == "3"
+    assert await made.solve(QUESTION.format("u2"), user_id="u2") == TaskAnswer("3")
     first = [c.context.role for c in client.calls][:6]
     assert first == ["recmind.thought", "recmind.search", "recmind.thought", "recmind.sql",
                      "recmind.sql_answer", "recmind.thought"]  # fmt: skip
@@ -63,7 +65,22 @@ async def test_concurrent_solves_do_not_share_state(dataset: Dataset, tmp_path: 
         made.solve(QUESTION.format("u1"), user_id="u1"),
         made.solve(QUESTION.format("u2"), user_id="u2"),
     )
-    assert list(answers) == ["4", "3"]
+    assert [a.answer for a in answers] == ["4", "3"]
+
+
+async def test_the_finish_items_come_back_and_calls_carry_the_askers_id(
+    dataset: Dataset, tmp_path: Path
+) -> None:
+    finish = StepOutput(thought="t", action="Finish", argument="These two, best first.",
+                        items=["Heat (1995)", " Star Voyage ", ""])  # fmt: skip
+    client = ScriptedChatCompletionClient({"recmind.thought": lambda req: finish})
+    made = build_task_solver("cot", client=client, dataset=dataset, histories=HISTORIES,
+                             prompts=PromptLibrary(), cache_dir=tmp_path)  # fmt: skip
+    with calling(CallContext(role="recmind_tasks.direct", dialogue_id="q7", system="run")):
+        answer = await made.solve("Rank the candidates for user u1.", user_id="u1")
+    assert answer == TaskAnswer("These two, best first.", ("Heat (1995)", "Star Voyage"))
+    (call,) = client.calls
+    assert (call.context.dialogue_id, call.context.system) == ("q7", "run")
 
 
 def test_an_unknown_planner_is_one_line(dataset: Dataset, tmp_path: Path) -> None:

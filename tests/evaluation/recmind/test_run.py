@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 import pytest
 
+from macrs_sim.agents.recmind.scripted import recmind_scripted_rules
 from macrs_sim.config import DataConfig, ScriptedModel
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import open_dataset
 from macrs_sim.evaluation.recmind.cases import TaskCase
-from macrs_sim.evaluation.recmind.contract import SolverContext, TaskSolver
+from macrs_sim.evaluation.recmind.contract import SolverAnswer, SolverContext, TaskSolver
 from macrs_sim.evaluation.recmind.questions import QuestionSettings
 from macrs_sim.evaluation.recmind.run import TaskEnv, run_one
 from macrs_sim.evaluation.recmind.scripted import task_scripted_rules
@@ -36,11 +38,11 @@ class FakeSolver:
         self.answers = answers
         self.seen: list[tuple[str, str]] = []
 
-    async def solve(self, question: str, *, user_id: str) -> str:
+    async def solve(self, question: str, *, user_id: str) -> SolverAnswer:
         self.seen.append((user_id, question))
         if user_id not in self.answers:
             raise RuntimeError("tool failed\nsecond line")
-        return self.answers[user_id]
+        return SolverAnswer(self.answers[user_id])
 
 
 def env(
@@ -90,6 +92,38 @@ async def test_ranking_scores_misses_and_errors(
     assert row.calls_per_question == 0.0  # the fake made no model call
 
 
+class ListingSolver:
+    """Answers in prose and ranks in its items, as RecMind's Finish step does."""
+
+    def __init__(self, items: Mapping[str, tuple[str, ...]]) -> None:
+        self.items = items
+
+    async def solve(self, question: str, *, user_id: str) -> SolverAnswer:
+        return SolverAnswer("You will like these.", self.items.get(user_id, ()))
+
+
+async def test_a_ranking_is_read_from_the_solvers_items_before_its_text(
+    catalog: Catalog, prompts: PromptLibrary, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    register(monkeypatch, ListingSolver({
+        "u1": ("The Matrix (1999)", "Up (2009)"),  # target second
+        "u2": ("Up (2009); Amélie (2001)",),  # one item holding two titles: target first
+        "u3": ("Fargo (1996)",),  # names no candidate: the text is read (names none)
+    }))  # u4: no items, the text names none  # fmt: skip
+    the_env = env(catalog, prompts, "direct", CASES, ScriptedChatCompletionClient())
+    row, answers = await run_one(the_env, "fake", "zero-shot")
+    assert [a.scored.position for a in answers] == [2, 1, None, None]
+    assert [a.scored.ranked_from for a in answers] == ["items", "items", "text", "text"]
+    # NDCG: 1/log2(3) for u1, 1 for u2
+    assert row.metrics["NDCG@5"] == pytest.approx((1 / math.log2(3) + 1) / 4)
+    # u3: "Fargo (1996)" and the text; u4: the text
+    assert answers[2].scored.unmatched == ("Fargo (1996)", "You will like these.")
+    assert (row.unparsable, row.unmatched) == (2, 3)
+    record = answers[0].record("fake", "zero-shot")
+    assert record["items"] == ["The Matrix (1999)", "Up (2009)"]
+    assert record["ranked"] == ["m2", "m3"] and record["answer"] == "You will like these."
+
+
 async def test_direct_solver_makes_one_call_and_tokens_add_up(
     catalog: Catalog, prompts: PromptLibrary
 ) -> None:
@@ -105,6 +139,25 @@ async def test_direct_solver_makes_one_call_and_tokens_add_up(
     assert row.completion_tokens_per_question == pytest.approx(sum(completion) / 4)
     assert [c.role for a in answers for c in a.calls] == ["recmind_tasks.direct"] * 4
     assert all(len(a.scored.ranked) == 3 for a in answers)  # top_n = 3 of 4 candidates
+
+
+async def test_recmind_calls_and_tokens_are_counted_per_question(
+    catalog: Catalog, prompts: PromptLibrary, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the memory database goes there
+    client = ScriptedChatCompletionClient(recmind_scripted_rules())
+    the_env = env(catalog, prompts, "direct", CASES[:2], client)
+    row, answers = await run_one(the_env, "recmind-cot", "zero-shot")
+    # Scripted CoT: thought, Search (the question's first line finds no demo film: nothing
+    # to word), thought, SQL (the user's best-rated films: m1, m4, m5 are no demo film, so
+    # no rows and no wording), thought = Finish.
+    roles = ["thought", "thought", "sql", "thought"]
+    for a in answers:
+        assert [c.role for c in a.calls] == [f"recmind.{r}" for r in roles]
+        record = a.record("recmind-cot", "zero-shot")
+        assert record["llm_calls"] == 4
+        assert record["tokens"] == sum(c.prompt_tokens + c.completion_tokens for c in a.calls) > 0
+    assert row.calls_per_question == 4.0  # nothing unattributed
 
 
 async def test_same_numbers_with_questions_in_parallel(
