@@ -1,10 +1,13 @@
 """Tree-of-Thoughts: sampled candidate next states and a majority-vote evaluator.
 
 BFS keeps the winner of each vote (the others are pruned) and so walks one path, as the
-paper says. DFS explores the voted candidates best first (candidates without a vote are
-pruned); a state whose tool failed or found nothing is a dead end, and a state all of
-whose children are dead ends is one too: the search backtracks to its parent's next
-candidate. The step limit counts every state run, on every branch.
+paper says. DFS explores one branch at a time, the candidates in vote order (most votes
+first, ties and candidates without a vote in the order sampled): a state whose tool failed
+or found nothing is a dead end, and so is a state all of whose children are; the search
+then backtracks to its parent and starts a new branch from the next sibling (the paper's
+z(1) -> z(2)). A candidate without a vote is still a sibling to return to: at temperature
+0 every ballot goes to the same candidate, and the others would otherwise never be tried.
+The step limit counts every state run, on every branch.
 """
 
 from __future__ import annotations
@@ -66,12 +69,9 @@ class _Dfs:
         if voted is None:
             return "stopped"
         candidates, votes = voted
-        order = sorted((i for i in range(len(candidates)) if votes[i] > 0),
-                       key=lambda i: (-votes[i], i))  # fmt: skip
-        nodes = [add_step(self.tree, leaf, c, status="pruned", votes=votes[i])
+        order = sorted(range(len(candidates)), key=lambda i: (-votes[i], i))
+        nodes = [add_step(self.tree, leaf, c, status="unexplored", votes=votes[i])
                  for i, c in enumerate(candidates)]  # fmt: skip
-        for i in order:
-            nodes[i].status = "unexplored"
         for i in order:
             outcome = await self._try(nodes[i], candidates[i])
             if outcome != "dead":

@@ -1,8 +1,8 @@
 """The reasoning tree of one turn: every state the planner made, kept for `explain`.
 
 A node is a state s = (thought, action, observation). Its status says what the planner
-did with it: "kept" (on the final path), "pruned" (lost the vote, never run), "unexplored"
-(got votes, never reached: DFS), "backtracked" (run, then left for a sibling: DFS),
+did with it: "kept" (on the final path), "pruned" (lost the vote, never run: BFS),
+"unexplored" (a sibling DFS never reached), "backtracked" (run, then left for a sibling: DFS),
 "alternative" (Self-Inspiring: a state of an earlier path, kept in context), "finish"
 (the step that ended planning).
 """

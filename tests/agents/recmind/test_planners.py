@@ -119,14 +119,15 @@ async def test_tot_bfs_runs_the_majority_choice_and_prunes_the_rest(
 
 
 async def test_tot_dfs_backtracks_from_dead_ends(res: build.RecMindResources) -> None:
-    # Root: A = Search "heist" (found), B = SQL with no rows (dead), C = Summarize (no vote).
-    # Votes 1, 2, 1 -> A 2, B 1, C 0: A first, then B; C pruned.
+    # Root: A = Search "heist" (found), B = SQL with no rows (dead), C = an unknown action
+    # (dead). Votes 1, 2, 1 -> A 2, B 1, C 0: A first, then B, then C.
     # Under A: one candidate, an unknown action (dead) -> A is a dead end: backtrack.
-    # B: no rows -> dead. Root is dead: the answer is asked for from the empty path.
+    # B: no rows -> dead. C: no vote, still a sibling: tried, dead. The root is dead: the
+    # answer is asked for from the empty path.
     rules = {
         "recmind.sample": sequence(
             CandidatesOutput(candidates=[step("Search", "heist"), step("SQL", "NOROWS"),
-                                         step("Summarize", "x")]),
+                                         step("Dance", "later")]),
             CandidatesOutput(candidates=[step("Dance", "now")]),
         ),
         "recmind.vote": sequence(*(VoteOutput(best=b) for b in (1, 2, 1, 1, 1, 1))),
@@ -137,16 +138,46 @@ async def test_tot_dfs_backtracks_from_dead_ends(res: build.RecMindResources) ->
     tree = await run_planner("tot-dfs", r, TASK, Limits(max_steps=6, breadth=3, votes=3))
     assert shape(tree) == [
         (0, None, 1, "Search", "backtracked", 2), (1, None, 1, "SQL", "backtracked", 1),
-        (2, None, 1, "Summarize", "pruned", 0), (3, 0, 1, "Dance", "backtracked", 3),
+        (2, None, 1, "Dance", "backtracked", 0), (3, 0, 1, "Dance", "backtracked", 3),
     ]  # fmt: skip
     assert (
         tree.nodes[3].observation
         == "Error: unknown action 'Dance'; actions: SQL, Search, Summarize, Finish"
     )
     assert tree.nodes[1].observation == "title\n(no rows)"
-    assert tree.steps_used == 3 and tree.final_path == [] and tree.answer == "3"
+    assert tree.steps_used == 4 and tree.final_path == [] and tree.answer == "3"
     assert roles(client) == ["sample", "vote", "vote", "vote", "search",
                              "sample", "vote", "vote", "vote", "sql", "final"]  # fmt: skip
+
+
+async def test_tot_dfs_returns_to_a_sibling_without_votes_when_the_first_branch_dead_ends(
+    res: build.RecMindResources,
+) -> None:
+    """At temperature 0 every ballot names the same candidate: its siblings get none. The
+    search must still come back to them when the voted branch dead-ends (paper §3)."""
+    rules = {
+        "recmind.sample": sequence(
+            CandidatesOutput(candidates=[step("Search", "heist"), step("Search", "ghost")]),
+            CandidatesOutput(candidates=[step("SQL", "NOROWS"), step("Dance", "now")]),
+            CandidatesOutput(candidates=[step("Finish", "Haunted Manor",
+                                              items=["Haunted Manor"])]),
+        ),
+        "recmind.vote": lambda req: VoteOutput(best=1),
+        "recmind.sql": sql_rule,
+    }  # fmt: skip
+    r, client = make_reasoner(res, rules)
+    tree = await run_planner("tot-dfs", r, TASK, Limits(max_steps=6, breadth=2, votes=1))
+    # heist (1 vote) -> its children: SQL no rows (1 vote, dead), Dance (dead): heist is a
+    # dead end; back to the root's next sibling, ghost (no vote), whose child finishes.
+    assert shape(tree) == [
+        (0, None, 1, "Search", "backtracked", 1), (1, None, 1, "Search", "kept", 0),
+        (2, 0, 1, "SQL", "backtracked", 1), (3, 0, 1, "Dance", "backtracked", 0),
+        (4, 1, 1, "Finish", "finish", 1),
+    ]  # fmt: skip
+    assert tree.final_path == [1, 4] and tree.items == ["Haunted Manor"]
+    assert tree.steps_used == 4 and not tree.hit_step_limit
+    assert roles(client) == ["sample", "vote", "search", "sample", "vote", "sql",
+                             "search", "sample", "vote"]  # fmt: skip
 
 
 async def test_tot_dfs_takes_the_next_candidate_after_a_dead_end_and_finishes(
