@@ -41,10 +41,14 @@ def test_train_toolrec_twice_second_is_cached(
     assert code == 0 and again.startswith("cached (trained toolrec on demo, leave-one-out split")
     assert ", cached, attribute encoders" in again.splitlines()[0]
     assert again.splitlines()[1:] == lines[1:]
-    # The backbone is the very checkpoint `models train sasrec` makes with these settings.
-    code, out, _ = run(capsys, "models", "train", "sasrec", "demo", "--cache-dir", str(tmp_path),
-                       "--seed", "2", *TINY[:6], "--no-progress")  # fmt: skip
+    # The backbone is the very checkpoint `models train sasrec` makes with these settings and
+    # the BPR loss (ToolRec's stage 1, Eq. 4); SASRec's own default loss is BCE.
+    sasrec = ("models", "train", "sasrec", "demo", "--cache-dir", str(tmp_path), "--seed", "2",
+              *TINY[:6], "--no-progress")  # fmt: skip
+    code, out, _ = run(capsys, *sasrec, "--set", "loss=bpr")
     assert code == 0 and out.startswith("cached (trained sasrec on demo")
+    code, out, _ = run(capsys, *sasrec)
+    assert code == 0 and out.startswith("trained sasrec on demo")
 
 
 def _release_without_directors(folder: Path) -> Path:

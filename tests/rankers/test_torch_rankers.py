@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import pytest
 
@@ -82,3 +84,55 @@ def test_bpr_loss_falls_and_seed_reproduces() -> None:
     hist = [[0, 1, 2]]
     assert np.array_equal(a.score(hist), b.score(hist))
     assert a.score(hist)[0, :3].tolist() == [-np.inf] * 3
+
+
+class FixedNet:
+    """Stands in for SASRecNet: fixed states s1 = (1, 0), s2 = (0, 1); items e1 = e2 = 0,
+    e3 = (0, ln 3). Positions (target, negative): (2, 3) and (3, 1), so the score
+    differences are s1.e2 - s1.e3 = 0 and s2.e3 - s2.e1 = ln 3."""
+
+    def __init__(self) -> None:
+        import math
+
+        import torch
+
+        self.table = torch.tensor([[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, math.log(3)]])
+        self.states = torch.tensor([[[1.0, 0.0], [0.0, 1.0]]])
+
+    def __call__(self, inputs: Any) -> Any:
+        return self.states
+
+    def items(self, rows: Any) -> Any:
+        return self.table[rows]
+
+
+@pytest.mark.parametrize(
+    ("loss", "expected"),
+    [
+        # BPR: mean of -log sigmoid(0) = ln 2 and -log sigmoid(ln 3) = ln 4/3 -> ln(8/3) / 2.
+        ("bpr", 0.490415),
+        # BCE: the same over the positives, plus -log(1 - sigmoid(0)) = ln 2 over the negatives.
+        ("bce", 1.183562),
+    ],
+)
+def test_sampled_losses_by_hand(loss: str, expected: float) -> None:
+    import torch
+
+    from macrs_sim.rankers.torch.sasrec import _loss
+    from macrs_sim.rankers.torch.sasrec_net import SASRecNet
+
+    params = SASRecParams.model_validate({"loss": loss})
+    inputs, targets, negatives = (torch.tensor([r]) for r in ([1, 2], [2, 3], [3, 1]))
+    net = cast(SASRecNet, FixedNet())
+    value = _loss(net, inputs, targets, negatives, params, torch.device("cpu"))
+    assert float(value) == pytest.approx(expected, abs=1e-6)
+
+
+def test_sasrec_trains_with_bpr_and_toolrec_stage_one_uses_it() -> None:
+    from macrs_sim.rankers.torch.toolrec import ToolRecParams
+
+    model = sasrec(epochs=4, loss="bpr")
+    assert model.summary.losses[-1] < model.summary.losses[0]
+    assert SASRecParams().loss == "bce"  # the SASRec paper's
+    assert ToolRecParams().loss == "bpr" and ToolRecParams().backbone().loss == "bpr"
+    assert ToolRecParams.model_validate({"loss": "bce"}).backbone().loss == "bce"

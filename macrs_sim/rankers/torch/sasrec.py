@@ -1,4 +1,4 @@
-"""SASRec as an ItemRanker: training windows, BCE with sampled negatives or full softmax.
+"""SASRec as an ItemRanker: training windows; BCE or BPR with sampled negatives, or full softmax.
 
 A position's negative is drawn from the items outside the user's training sequence,
 as in the paper's reference implementations (`NegativeSampler`).
@@ -35,9 +35,10 @@ class SASRecParams(LoopParams):
     heads: int = Field(default=1, ge=1)
     dropout: float = Field(default=0.2, ge=0, lt=1)
     position: bool = True
-    # "bce": one sampled negative per position (the paper's); "softmax": cross-entropy over
-    # every item (fewer epochs, but each costs ~10x more on CPU at 9k items).
-    loss: Literal["softmax", "bce"] = "bce"
+    # One sampled negative per position: "bce" (SASRec paper, Eq. 3) or "bpr" (-log sigmoid
+    # of positive minus negative score; ToolRec's stage 1, its Eq. 4). "softmax":
+    # cross-entropy over every item (fewer epochs, but each costs ~10x more on CPU at 9k items).
+    loss: Literal["softmax", "bce", "bpr"] = "bce"
     lr: float = Field(default=5e-3, gt=0)
 
 
@@ -136,6 +137,8 @@ def _loss(
         return F.cross_entropy(net.item_logits(states), targets[real] - 1)
     pos = (states * net.items(targets[real])).sum(-1)
     neg = (states * net.items(negatives[real])).sum(-1)
+    if params.loss == "bpr":
+        return -F.logsigmoid(pos - neg).mean()
     ones, zeros = torch.ones_like(pos), torch.zeros_like(neg)
     return F.binary_cross_entropy_with_logits(pos, ones) + F.binary_cross_entropy_with_logits(
         neg, zeros

@@ -1,17 +1,17 @@
 """ToolRec's attribute-oriented retrieval tools: frozen SASRec + one fine-tuned encoder per pattern.
 
-Stage 1 is the toolkit's SASRec (the `models train sasrec` checkpoint). Stage 2
-freezes it and fits, for each attribute pattern, an `AttributeEncoder` and its dense
-layer with the BPR loss (Eq. 4) on every position of the training windows, one negative
-each from outside the user's sequence; early stopping on validation NDCG@10 of that
-pattern.
+Stage 1 is the toolkit's SASRec trained with the BPR loss, as the paper's stage 1 (the
+`models train sasrec --set loss=bpr` checkpoint). Stage 2 freezes it and fits, for each
+attribute pattern, an `AttributeEncoder` and its dense layer with the BPR loss (Eq. 4) on
+every position of the training windows, one negative each from outside the user's
+sequence; early stopping on validation NDCG@10 of that pattern.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import torch
@@ -30,6 +30,9 @@ from macrs_sim.rankers.torch.sasrec import SASRecParams, SASRecRanker, left_pad,
 
 class ToolRecParams(SASRecParams):
     """The backbone's SASRec fields (stage 1) plus the fine-tuning stage's `tune_*` fields."""
+
+    # Stage 1 trains with BPR: the paper's Eq. 4 (the authors' configuration: loss_type BPR).
+    loss: Literal["softmax", "bce", "bpr"] = "bpr"
 
     # 5e-3 moved the demo's validation NDCG below the frozen backbone's in the first epoch.
     tune_lr: float = Field(default=1e-3, gt=0)
