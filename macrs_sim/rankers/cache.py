@@ -1,4 +1,8 @@
-"""Checkpoints beside the dataset, keyed by its fingerprint, the split and the hyperparameters.
+"""Checkpoints beside the dataset, keyed by its interactions, the split and the hyperparameters.
+
+The dataset's fingerprint names its catalog and counts, not who saw what: a database
+prepared again from other ratings can share it. The key therefore also carries a
+digest of the interactions themselves (`interactions_digest`).
 
 A checkpoint is one .npz file (the ranker's arrays plus a JSON record of how it
 was trained), written to a temporary file and renamed, so it is whole or absent.
@@ -30,6 +34,25 @@ def default_cache_dir(data: Interactions) -> Path:
         return data.database.parent / f"{data.database.name}.models"
     root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(root) / "macrs-sim" / "models" / "demo"
+
+
+def interactions_digest(data: Interactions) -> str:
+    """SHA-256 (16 hex digits) of the catalog's item ids in order and of every user's
+    sequence, users sorted: equal for equal interactions, whatever the dataset's name."""
+    h = hashlib.sha256()
+    h.update(f"{len(data.item_ids)}\n".encode())
+    for item_id in data.item_ids:
+        h.update(item_id.encode() + b"\n")
+    for user in sorted(data.sequences):
+        seq = np.asarray(data.sequences[user], dtype="<i8")
+        h.update(f"{user}\t{len(seq)}\n".encode() + seq.tobytes())
+    return h.hexdigest()[:16]
+
+
+def data_identity(data: Interactions, digest: str | None = None) -> str:
+    """What a checkpoint was trained on: the dataset's fingerprint and its interactions
+    (`digest`: their `interactions_digest`, when already computed)."""
+    return f"{data.fingerprint}|interactions={digest or interactions_digest(data)}"
 
 
 def cache_key(kind: str, params: BaseModel, fingerprint: str, split_key: str) -> str:

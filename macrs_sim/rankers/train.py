@@ -13,7 +13,14 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from macrs_sim.data.splits import Interactions, Split
 from macrs_sim.errors import ConfigError
 from macrs_sim.rankers.base import Arrays, CheckpointedRanker, ItemRanker
-from macrs_sim.rankers.cache import cache_key, checkpoint_path, read_checkpoint, write_checkpoint
+from macrs_sim.rankers.cache import (
+    cache_key,
+    checkpoint_path,
+    data_identity,
+    interactions_digest,
+    read_checkpoint,
+    write_checkpoint,
+)  # fmt: skip
 from macrs_sim.rankers.itemcf import ItemCFParams, ItemCFRanker
 from macrs_sim.rankers.popularity import PopularityRanker
 
@@ -119,7 +126,9 @@ def train_ranker(
     progress: Any = None,
 ) -> TrainedRanker:  # fmt: skip
     """Load the cached checkpoint for these inputs, or train, save and return it."""
-    path = checkpoint_path(cache_dir, kind, cache_key(kind, params, data.fingerprint, split.key))
+    digest = interactions_digest(data)
+    identity = data_identity(data, digest)
+    path = checkpoint_path(cache_dir, kind, cache_key(kind, params, identity, split.key))
     cached = read_checkpoint(path)
     if cached is not None:
         arrays, record = cached
@@ -128,6 +137,7 @@ def train_ranker(
     ranker = _fit(kind, data, split, params, progress)
     record = _record(ranker, time.perf_counter() - started)
     record |= {"kind": kind, "dataset": data.fingerprint, "split": split.key}
+    record["interactions"] = digest
     record["params"] = params.model_dump(mode="json")
     write_checkpoint(path, ranker.arrays(), record)
     return TrainedRanker(ranker, path, False, record)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -82,3 +83,33 @@ def test_torch_models_without_torch_name_the_extra(monkeypatch: pytest.MonkeyPat
         ):
             make_params(kind, {})
     assert make_params("itemcf", {}).model_dump() == {"neighbours": 200}
+
+
+def test_same_counts_other_interactions_other_key(tmp_path: Path) -> None:
+    """A database prepared again: same name, fingerprint (ids, titles, counts), other ratings."""
+    from macrs_sim.rankers.cache import cache_key, data_identity, interactions_digest
+    from tests.rankers.toy_data import toy
+
+    first = toy({"a": [0, 1, 2], "b": [2, 1]}, 4)
+    again = toy({"a": [2, 1, 0], "b": [1, 3]}, 4)  # 3 + 2 interactions, as before
+    assert (first.fingerprint, first.n_interactions) == (again.fingerprint, again.n_interactions)
+    params = make_params("popularity", {})
+    keys = {cache_key("popularity", params, data_identity(d), "loo") for d in (first, again)}
+    assert len(keys) == 2
+    # The digest, worked by hand: item count, ids, then each user (sorted): id, length, items.
+    h = hashlib.sha256(b"4\ni0\ni1\ni2\ni3\n")
+    for user, seq in (("a", [0, 1, 2]), ("b", [2, 1])):
+        h.update(f"{user}\t{len(seq)}\n".encode() + b"".join(i.to_bytes(8, "little") for i in seq))
+    assert interactions_digest(first) == h.hexdigest()[:16]
+    assert data_identity(first) == f"toy|fp|interactions={h.hexdigest()[:16]}"
+    # The same interactions under the same fingerprint: the same key, whatever the order given.
+    same = toy({"b": [2, 1], "a": [0, 1, 2]}, 4)
+    assert interactions_digest(same) == interactions_digest(first)
+    # Through train_ranker: the second database trains its own model, never loads the first's.
+    a = train_ranker("popularity", first, leave_one_out(first), params, tmp_path)
+    b = train_ranker("popularity", again, leave_one_out(again), params, tmp_path)
+    assert (a.cache_hit, b.cache_hit) == (False, False) and a.checkpoint != b.checkpoint
+    assert b.record["interactions"] == interactions_digest(again)
+    # Leave-one-out trains on a's first item and all of b's (too short to hold out).
+    assert a.ranker.score([[]])[0].tolist() == [1.0, 1.0, 1.0, 0.0]  # a: 0; b: 2 1
+    assert b.ranker.score([[]])[0].tolist() == [0.0, 1.0, 1.0, 1.0]  # a: 2; b: 1 3

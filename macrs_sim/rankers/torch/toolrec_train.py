@@ -2,8 +2,9 @@
 
 Stage 1 is `train_ranker("sasrec", ...)`, so the backbone is the very checkpoint
 `models train sasrec` makes with the same settings. Stage 2's checkpoint holds only
-the attribute encoders, keyed by the dataset fingerprint, the catalog's attribute
-values, the split and every hyperparameter (the backbone's included).
+the attribute encoders, keyed by the dataset fingerprint, a digest of the interactions,
+the catalog's attribute values, the split and every hyperparameter (the backbone's
+included).
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import Interactions, Split, leave_one_out
 from macrs_sim.errors import ConfigError
 from macrs_sim.rankers.attribute_values import PATTERNS, available_tables, tables_digest
-from macrs_sim.rankers.cache import cache_key, checkpoint_path, read_checkpoint, write_checkpoint
+from macrs_sim.rankers.cache import (
+    cache_key,
+    checkpoint_path,
+    data_identity,
+    interactions_digest,
+    read_checkpoint,
+    write_checkpoint,
+)  # fmt: skip
 from macrs_sim.rankers.torch.loop import ProgressHook, TrainSummary
 from macrs_sim.rankers.torch.sasrec import SASRecRanker
 from macrs_sim.rankers.torch.toolrec import ToolRecParams, ToolRecRetriever
@@ -72,7 +80,8 @@ def train_toolrec(
     hook = progress or (lambda _name: None)
     backbone = train_ranker("sasrec", data, split, params.backbone(), cache_dir, hook("sasrec"))
     assert isinstance(backbone.ranker, SASRecRanker)
-    identity = f"{data.fingerprint}|attributes={tables_digest(tables)}"
+    digest = interactions_digest(data)
+    identity = f"{data_identity(data, digest)}|attributes={tables_digest(tables)}"
     path = checkpoint_path(cache_dir, KIND, cache_key(KIND, params, identity, split.key))
     cached = read_checkpoint(path)
     if cached is not None:
@@ -88,6 +97,7 @@ def train_toolrec(
     record["attributes"] = {a: _summary_record(s) for a, s in retriever.summaries.items()}
     record["vocabulary_sizes"] = {a: len(t.vocabulary) for a, t in tables.items()}
     record |= {"kind": KIND, "dataset": data.fingerprint, "split": split.key,
+               "interactions": digest,
                "params": params.model_dump(mode="json"),
                "backbone_checkpoint": backbone.checkpoint.name}  # fmt: skip
     write_checkpoint(path, retriever.arrays(), record)
