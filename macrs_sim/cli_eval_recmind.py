@@ -21,7 +21,7 @@ from macrs_sim.errors import ConfigError
 
 # Settings field -> the option that sets it (for one-line errors).
 OPTION = {"solvers": "--solver", "ks": "--k", "history_len": "--history", "top_n": "--top-n",
-          "max_steps": "--max-steps"}  # fmt: skip
+          "max_steps": "--max-steps", "recmind": "--set"}  # fmt: skip
 # (header, results key, format) of the cost columns: the paper's Table 10 and more.
 COST_COLUMNS = (("unparsable", "unparsable", "d"), ("errors", "errors", "d"),
                 ("unmatched", "unmatched", "d"),
@@ -49,6 +49,18 @@ def _models(spec: str) -> tuple[Any, Any]:
     return scenario.model, scenario.judge_model()
 
 
+def _set(pairs: list[str]) -> dict[str, str | None]:
+    """`--set key=value` pairs ("none" or "null" for no value); later ones win."""
+    out: dict[str, str | None] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {pair!r}: expected KEY=VALUE, e.g. tot_breadth=5")
+        value = value.strip()
+        out[key.strip()] = None if value.casefold() in ("none", "null") else value
+    return out
+
+
 def _ks(text: str) -> list[int]:
     try:
         return [int(k) for k in _list(text)]
@@ -64,7 +76,7 @@ def _settings(args: argparse.Namespace) -> Any:
               "prompting": _list(args.prompting), "users": args.users,
               "candidates": args.candidates, "top_n": args.top_n, "ks": _ks(args.k),
               "history_len": args.history, "shots": args.shots, "max_steps": args.max_steps,
-              "seed": args.seed, "concurrency": args.concurrency,
+              "recmind": _set(args.set), "seed": args.seed, "concurrency": args.concurrency,
               "temperature": args.temperature, "model": model, "judge_model": judge}  # fmt: skip
     try:
         return EvalSettings.model_validate(fields)
@@ -161,6 +173,9 @@ def add_recmind_eval(ev: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("--history", type=int, default=20, help="history items a question shows")
     p.add_argument("--shots", type=int, default=3, help="examples in few-shot prompts")
     p.add_argument("--max-steps", type=int, default=6, help="RecMind's step limit")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="a RecMind planner option (repeatable): tot_breadth, tot_votes, "
+                   "vote_temperature, si_max_paths, the tool switches, ...")  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="users and candidates (default 0)")
     p.add_argument("--concurrency", type=int, default=1, help="questions in flight")
     p.add_argument("--temperature", type=float, default=0.0, help="sampling temperature")

@@ -70,7 +70,10 @@ def reasoner(
     system: str,
     dialogue_id: str | None,
     log: ToolCallLog | None,
+    temperature: float = 0.0,
 ) -> Reasoner:
+    """`temperature`: the model's (the run's); ToT's ballots follow it unless
+    `options.vote_temperature` names one."""
     caller = Caller(client, system=system, dialogue_id=dialogue_id, retries=options.retries)
     loaded = RecMindPrompts.load(prompts)
     sql = SqlQueryTool(res.database, log=log, name="sql") if options.sql_tool else None
@@ -79,4 +82,5 @@ def reasoner(
         summarize=options.summarize_tool, result_to_text=options.result_to_text,
         database_info=DATABASE_INFO,
     )  # fmt: skip
-    return Reasoner(caller, loaded, tools)
+    return Reasoner(caller, loaded, tools, temperature=temperature,
+                    vote_temperature=options.vote_temperature)  # fmt: skip

@@ -6,15 +6,17 @@ planners by running time; calls and tokens say where that time goes).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import dataclasses
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from functools import partial
+from typing import Any, TypeVar
 
 from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
 from pydantic import BaseModel
 
 from macrs_sim.errors import StructuredOutputError
-from macrs_sim.llm.base import WrappingClient
+from macrs_sim.llm.base import CreateRequest, WrappingClient
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_json, complete_text
 
@@ -45,6 +47,19 @@ class CountingClient(WrappingClient):
         self.usage.prompt_tokens += result.usage.prompt_tokens
         self.usage.completion_tokens += result.usage.completion_tokens
         return result
+
+
+class WithCreateArgs(WrappingClient):
+    """Adds create args to each request (a ballot's temperature and seed)."""
+
+    def __init__(self, inner: ChatCompletionClient, args: Mapping[str, Any]) -> None:
+        super().__init__(inner)
+        self.args = dict(args)
+
+    def _handle(self, request: CreateRequest) -> Awaitable[CreateResult]:
+        extra = {**request.extra_create_args, **self.args}
+        sent = dataclasses.replace(request, extra_create_args=extra)
+        return self._around(partial(sent.send, self.inner))
 
 
 class Caller:
@@ -80,10 +95,18 @@ class Caller:
             turn=self.turn,
         )  # fmt: skip
 
-    async def json(self, role: str, messages: list[LLMMessage], schema: type[T]) -> T | None:
+    async def json(
+        self,
+        role: str,
+        messages: list[LLMMessage],
+        schema: type[T],
+        *,
+        create_args: Mapping[str, Any] | None = None,
+    ) -> T | None:
+        client = WithCreateArgs(self.client, create_args) if create_args else self.client
         try:
             with calling(self.context(role)):
-                return await complete_json(self.client, messages, schema, retries=self.retries)
+                return await complete_json(client, messages, schema, retries=self.retries)
         except StructuredOutputError as err:
             self.errors.append(str(err))
             return None

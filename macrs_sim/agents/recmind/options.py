@@ -17,10 +17,16 @@ class RecMindOptions(BaseModel):
     planner: Planner = "self-inspiring"
     # The step limit T: tool steps per turn, over every path the planner explores.
     max_steps: int = Field(default=6, ge=1, le=30)
-    # ToT: candidate next states sampled per step (the paper's prompt asks for five).
-    tot_breadth: int = Field(default=3, ge=2, le=8)
-    # ToT: how many times the voting evaluator is asked; the majority picks the state.
+    # ToT: candidate next states sampled per step (the paper's prompt asks for five, and
+    # its §4.7 explores "the 5 best candidate thoughts at each intermediate step").
+    tot_breadth: int = Field(default=5, ge=2, le=8)
+    # ToT: ballots per vote when they are sampled; the majority picks the state. At
+    # temperature 0 every ballot would be the same answer: one is asked (and paid for).
     tot_votes: int = Field(default=3, ge=1, le=9)
+    # ToT: the temperature ballots are sampled at (ballot k with seed k, so they differ
+    # where a backend reseeds each call or a response cache would answer a repeat); None:
+    # the model's own, the run's temperature.
+    vote_temperature: float | None = Field(default=None, ge=0.0, le=2.0)
     # Self-Inspiring: at most this many paths per turn (the paper caps alternatives at 5).
     si_max_paths: int = Field(default=3, ge=1, le=8)
     # Tool switches (ablations): a disabled tool is neither described nor run.

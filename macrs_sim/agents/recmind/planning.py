@@ -17,7 +17,7 @@ NO_ANSWER = "I could not work out an answer."
 @dataclass(frozen=True)
 class Limits:
     max_steps: int
-    breadth: int = 3
+    breadth: int = 5
     votes: int = 3
     max_paths: int = 3
 

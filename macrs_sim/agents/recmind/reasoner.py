@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from macrs_sim.agents.recmind import prompts as pb
 from macrs_sim.agents.recmind.actions import Observation, RecMindTools
@@ -25,10 +26,21 @@ from macrs_sim.llm.context import calling
 
 
 class Reasoner:
-    def __init__(self, caller: Caller, prompts: pb.RecMindPrompts, tools: RecMindTools) -> None:
+    def __init__(
+        self,
+        caller: Caller,
+        prompts: pb.RecMindPrompts,
+        tools: RecMindTools,
+        *,
+        temperature: float = 0.0,
+        vote_temperature: float | None = None,
+    ) -> None:
         self.caller = caller
         self.prompts = prompts
         self.tools = tools
+        # The model's own sampling temperature, and the one ToT's ballots are asked at.
+        self.temperature = temperature
+        self.vote_temperature = vote_temperature
         self.task = ""
         # Every item a tool found this turn, by id (grounds the answer's titles).
         self.found: dict[str, str] = {}
@@ -48,12 +60,24 @@ class Reasoner:
         out = await self.caller.json("sample", msgs, CandidatesOutput)
         return list(out.candidates[:k]) if out is not None else []
 
+    def ballots(self, n: int) -> list[dict[str, Any]]:
+        """The create args of each ballot of a vote asking for `n`: one ballot when the vote
+        is deterministic (temperature 0: a second would repeat the first and cost as much),
+        else `n`, ballot k with seed k (llama.cpp reseeds every call with its own seed, and
+        a response cache answers a repeated request: both would repeat the first ballot)."""
+        chosen = self.vote_temperature
+        fixed: dict[str, Any] = {} if chosen is None else {"temperature": chosen}
+        if (self.temperature if chosen is None else chosen) == 0 or n == 1:
+            return [fixed]
+        return [{**fixed, "seed": k} for k in range(n)]
+
     async def vote(self, steps: str, options: Sequence[StepOutput], n: int) -> list[int]:
-        """`n` ballots (1-based choices); a ballot outside the options counts for nothing."""
+        """Ballots (1-based choices, see `ballots`); one outside the options counts for
+        nothing."""
         msgs = pb.vote_messages(self.prompts, self.task, steps, options)
         ballots: list[int] = []
-        for _ in range(n):
-            out = await self.caller.json("vote", msgs, VoteOutput)
+        for args in self.ballots(n):
+            out = await self.caller.json("vote", msgs, VoteOutput, create_args=args)
             if out is not None and 1 <= out.best <= len(options):
                 ballots.append(out.best)
         return ballots

@@ -42,7 +42,7 @@ def build_system(options: RecMindSystemOptions, ctx: SystemContext) -> RecMind:
     opts = options.model_copy(update={"retries": ctx.retries})
     r = build.reasoner(
         opts, res, client=ctx.require_client(), prompts=ctx.prompts, system=ctx.name,
-        dialogue_id=ctx.dialogue_id, log=ctx.tool_log,
+        dialogue_id=ctx.dialogue_id, log=ctx.tool_log, temperature=ctx.protocol.temperature,
     )  # fmt: skip
     return RecMind(ctx.name, r, res, opts, history=ctx.history, log=ctx.tool_log)
 

@@ -59,12 +59,14 @@ class RecMindTaskSolver:
         client: ChatCompletionClient,
         prompts: PromptLibrary,
         log: ToolCallLog | None = None,
+        temperature: float = 0.0,
     ) -> None:
         self.options = options
         self.res = res
         self._client = client
         self._prompts = prompts
         self._log = log
+        self.temperature = temperature
 
     async def solve(self, question: str, *, user_id: str) -> TaskAnswer:
         trace = await self.solve_traced(question, user_id=user_id)
@@ -75,7 +77,7 @@ class RecMindTaskSolver:
         r = build.reasoner(
             self.options, self.res, client=self._client, prompts=self._prompts,
             system=asking.system or f"recmind-{self.options.planner}",
-            dialogue_id=asking.dialogue_id, log=self._log,
+            dialogue_id=asking.dialogue_id, log=self._log, temperature=self.temperature,
         )  # fmt: skip
         start = time.perf_counter()
         task = offline_task(r.prompts, question, user_id)
@@ -95,10 +97,12 @@ def build_task_solver(
     log: ToolCallLog | None = None,
     cache_dir: Path | None = None,
     options: RecMindOptions | None = None,
+    temperature: float = 0.0,
 ) -> RecMindTaskSolver:
     """`options` sets the rest (ToT breadth, votes, tool switches); `planner` and
-    `max_steps` override it. The memory database goes under `cache_dir` (default: the
-    user cache), named by the dataset and the histories."""
+    `max_steps` override it. `temperature` is the client's (ToT's ballots follow it unless
+    the options name one). The memory database goes under `cache_dir` (default: the user
+    cache), named by the dataset and the histories."""
     if planner not in PLANNERS:
         raise ConfigError(f"recmind planner {planner!r}: expected one of {', '.join(PLANNERS)}")
     base = (options or RecMindOptions()).model_dump()
@@ -107,4 +111,6 @@ def build_task_solver(
     except ValidationError as err:
         raise ConfigError(f"recmind task solver: {validation_message(err)}") from None
     res = build.resources(dataset, histories, cache_dir or default_memory_dir())
-    return RecMindTaskSolver(opts, res, client=client, prompts=prompts, log=log)
+    return RecMindTaskSolver(
+        opts, res, client=client, prompts=prompts, log=log, temperature=temperature
+    )

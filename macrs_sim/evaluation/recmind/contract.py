@@ -39,6 +39,8 @@ class SolverContext:
     tool_log: ToolCallLog
     # The RecMind planners' options (`--set key=value`; planner and max_steps set apart).
     recmind_options: Mapping[str, Any] = field(default_factory=dict)
+    # The client's sampling temperature (ToT's ballots follow it unless the options say).
+    temperature: float = 0.0
 
 
 SolverFactory = Callable[[SolverContext], TaskSolver]

@@ -49,6 +49,7 @@ def recmind_factory(solver: str) -> SolverFactory:
                 max_steps=ctx.max_steps,
                 log=ctx.tool_log,
                 options=RecMindOptions.model_validate(ctx.recmind_options),
+                temperature=ctx.temperature,
             )
         )
 

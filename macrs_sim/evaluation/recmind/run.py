@@ -119,8 +119,9 @@ async def run_one(
     judge = AccountingClient(env.judge_client, judge_log, env.model_name)
     histories = env.histories()
     ctx = SolverContext(
-        client, env.dataset, histories, env.prompts, env.settings.max_steps, tool_log
-    )
+        client, env.dataset, histories, env.prompts, env.settings.max_steps, tool_log,
+        recmind_options=env.settings.recmind, temperature=env.settings.temperature,
+    )  # fmt: skip
     solver = solver_factory(solver_name)(ctx)
     run = _Run(env, f"{solver_name}|{prompting}", solver, judge, log)
     limit = asyncio.Semaphore(env.settings.concurrency)

@@ -2,17 +2,37 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.config import ModelConfig
+from macrs_sim.tools.args import validation_message
 
 Task = Literal["rating", "direct", "sequential", "explanation"]
 Prompting = Literal["zero-shot", "few-shot"]
 TASKS: tuple[Task, ...] = ("rating", "direct", "sequential", "explanation")
 PROMPTINGS: tuple[Prompting, ...] = ("zero-shot", "few-shot")
 RANKING_TASKS: frozenset[str] = frozenset({"direct", "sequential"})
+# RecMind options `--set` may not name: the solver names the planner, --max-steps the limit.
+SET_ELSEWHERE = {"kind": "it is always recmind", "planner": "--solver names it",
+                 "max_steps": "--max-steps sets it"}  # fmt: skip
+
+
+def recmind_options(values: dict[str, Any]) -> dict[str, Any]:
+    """`values` checked against RecMind's options, each converted to its type."""
+    known = [f for f in RecMindOptions.model_fields if f not in SET_ELSEWHERE]
+    for key in values:
+        if key in SET_ELSEWHERE:
+            raise ValueError(f"{key}: not here ({SET_ELSEWHERE[key]})")
+        if key not in known:
+            raise ValueError(f"unknown RecMind option {key!r}; expected one of {', '.join(known)}")
+    try:
+        checked = RecMindOptions.model_validate(values)
+    except ValidationError as err:
+        raise ValueError(validation_message(err).removeprefix("invalid arguments: ")) from None
+    return {key: getattr(checked, key) for key in values}
 
 
 class EvalSettings(BaseModel):
@@ -37,6 +57,8 @@ class EvalSettings(BaseModel):
     shots: int = Field(default=3, ge=1, le=50)
     # RecMind's step limit.
     max_steps: int = Field(default=6, ge=1, le=100)
+    # RecMind's planner options (`--set key=value`), e.g. tot_breadth, vote_temperature.
+    recmind: dict[str, Any] = Field(default_factory=dict)
     seed: int = 0
     concurrency: int = Field(default=1, ge=1, le=256)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
@@ -53,6 +75,11 @@ class EvalSettings(BaseModel):
         if len(set(value)) != len(value):
             raise ValueError(f"repeated entries in {', '.join(value)}")
         return value
+
+    @field_validator("recmind")
+    @classmethod
+    def _known_recmind_options(cls, value: dict[str, Any]) -> dict[str, Any]:
+        return recmind_options(value)
 
     @field_validator("ks")
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from macrs_sim.agents.recmind import build
+from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.agents.recmind.planners import run_planner
 from macrs_sim.agents.recmind.planning import Limits
 from macrs_sim.agents.recmind.reasoner import majority, tally
@@ -104,7 +105,7 @@ async def test_tot_bfs_runs_the_majority_choice_and_prunes_the_rest(
         "recmind.vote": sequence(*(VoteOutput(best=b) for b in (2, 2, 1, 1, 2, 9))),
         "recmind.sql": sql_rule,
     }  # fmt: skip
-    r, client = make_reasoner(res, rules)
+    r, client = make_reasoner(res, rules, temperature=0.7)  # ballots are sampled
     tree = await run_planner("tot-bfs", r, TASK, Limits(max_steps=4, breadth=3, votes=3))
     assert shape(tree) == [
         (0, None, 1, "Summarize", "pruned", 1), (1, None, 1, "SQL", "kept", 2),
@@ -116,6 +117,47 @@ async def test_tot_bfs_runs_the_majority_choice_and_prunes_the_rest(
     assert [n.observation is None for n in tree.nodes] == [True, False, True, True, True]
     assert roles(client) == ["sample", "vote", "vote", "vote", "sql", "sql_answer",
                              "sample", "vote", "vote", "vote"]  # fmt: skip
+
+
+async def test_votes_at_temperature_0_are_asked_once(res: build.RecMindResources) -> None:
+    """Deterministic sampling gives the same ballot every time: one is asked, one paid."""
+    first = [step("SQL", AVG), step("Search", "heist")]
+    rules = {
+        "recmind.sample": sequence(CandidatesOutput(candidates=first),
+                                   CandidatesOutput(candidates=[step("Finish", "4")])),
+        "recmind.vote": lambda req: VoteOutput(best=1),
+        "recmind.sql": sql_rule,
+    }  # fmt: skip
+    r, client = make_reasoner(res, rules)
+    tree = await run_planner("tot-bfs", r, TASK, Limits(max_steps=4, breadth=2, votes=3))
+    assert tree.ballots == [[1], [1]] and tree.answer == "4"
+    assert roles(client) == ["sample", "vote", "sql", "sql_answer", "sample", "vote"]
+    assert [args for role, args in client.create_args if role == "recmind.vote"] == [{}, {}]
+
+
+async def test_votes_are_sampled_at_the_stated_temperature_each_with_its_seed(
+    res: build.RecMindResources,
+) -> None:
+    # The run is at temperature 0; vote_temperature 0.7 samples 3 ballots, seeds 0, 1, 2.
+    rules = {"recmind.vote": sequence(*(VoteOutput(best=b) for b in (2, 1, 2)))}
+    r, client = make_reasoner(res, rules, vote_temperature=0.7)
+    ballots = await r.vote("(none)", [step("SQL", AVG), step("Search", "heist")], 3)
+    assert ballots == [2, 1, 2]
+    assert [args for _, args in client.create_args] == [
+        {"temperature": 0.7, "seed": 0}, {"temperature": 0.7, "seed": 1},
+        {"temperature": 0.7, "seed": 2},
+    ]  # fmt: skip
+    # The run samples (0.5) and no vote temperature is named: its own, seeds apart.
+    r, _ = make_reasoner(res, temperature=0.5)
+    assert r.ballots(2) == [{"seed": 0}, {"seed": 1}]
+    # A vote temperature of 0 under a sampling run: one ballot, at 0.
+    r, _ = make_reasoner(res, temperature=0.5, vote_temperature=0.0)
+    assert r.ballots(3) == [{"temperature": 0.0}]
+
+
+def test_tot_breadth_is_the_papers_five() -> None:
+    # "list five possible thoughts" (appendix A); "the 5 best candidate thoughts" (§4.7)
+    assert RecMindOptions().tot_breadth == 5 and Limits(max_steps=1).breadth == 5
 
 
 async def test_tot_dfs_backtracks_from_dead_ends(res: build.RecMindResources) -> None:
@@ -134,7 +176,7 @@ async def test_tot_dfs_backtracks_from_dead_ends(res: build.RecMindResources) ->
         "recmind.sql": sql_rule,
         "recmind.final": lambda req: AnswerOutput(answer="3"),
     }  # fmt: skip
-    r, client = make_reasoner(res, rules)
+    r, client = make_reasoner(res, rules, temperature=0.7)  # ballots are sampled
     tree = await run_planner("tot-dfs", r, TASK, Limits(max_steps=6, breadth=3, votes=3))
     assert shape(tree) == [
         (0, None, 1, "Search", "backtracked", 2), (1, None, 1, "SQL", "backtracked", 1),
@@ -191,7 +233,7 @@ async def test_tot_dfs_takes_the_next_candidate_after_a_dead_end_and_finishes(
         "recmind.vote": sequence(*(VoteOutput(best=b) for b in (1, 2, 1, 1))),
         "recmind.sql": sql_rule,
     }  # fmt: skip
-    r, _ = make_reasoner(res, rules)
+    r, _ = make_reasoner(res, rules, temperature=0.7)  # ballots are sampled
     tree = await run_planner("tot-dfs", r, TASK, Limits(max_steps=6, breadth=2, votes=2))
     assert shape(tree) == [
         (0, None, 1, "SQL", "backtracked", 1), (1, None, 1, "Search", "kept", 1),

@@ -125,6 +125,35 @@ def test_recmind_planners_through_the_agent_contract(
         assert len(seen) >= 2
 
 
+def test_every_planner_option_is_reachable_with_set(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[dict[str, Any]] = []
+    real = recmind_solvers.build_task_solver
+
+    def recording(planner: str, **kwargs: Any) -> Any:
+        built.append(kwargs)
+        return real(planner, **kwargs, cache_dir=tmp_path / "memory")
+
+    monkeypatch.setattr(recmind_solvers, "build_task_solver", recording)
+    out = tmp_path / "o"
+    sets = ("--set", "tot_breadth=2", "--set", "tot_votes=2", "--set", "vote_temperature=0.5",
+            "--set", "summarize_tool=false", "--set", "vote_temperature=0.4")  # fmt: skip
+    code, text, _ = run(capsys, "direct", "demo", "--model", "scripted", "--users", "2",
+                        "--candidates", "5", "--solver", "recmind-tot-bfs", "--prompting",
+                        "zero-shot", "--temperature", "0.2", *sets, "--out", str(out))  # fmt: skip
+    assert code == 0, text
+    (kwargs,) = built
+    options = kwargs["options"]
+    assert (options.tot_breadth, options.tot_votes, options.vote_temperature) == (2, 2, 0.4)
+    assert options.summarize_tool is False and kwargs["temperature"] == 0.2
+    settings = json.loads((out / "settings.json").read_text())
+    assert settings["recmind"] == {"tot_breadth": 2, "tot_votes": 2, "vote_temperature": 0.4,
+                                   "summarize_tool": False}  # fmt: skip
+    lines = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
+    assert all(x["error"] is None for x in lines)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -140,6 +169,13 @@ def test_recmind_planners_through_the_agent_contract(
         (("direct", "demo", "--model", "gpt"), "--model 'gpt': expected scripted, embedded or"),
         (("direct", "demo", "--model", "nope.toml"), "nope.toml: scenario file not found"),
         (("direct", "nope.sqlite"), "data.dataset: nope.sqlite: no such database"),
+        (("direct", "demo", "--set", "tot_breadth"), "--set 'tot_breadth': expected KEY=VALUE"),
+        (("direct", "demo", "--set", "planner=cot"), "--set: planner: not here (--solver names"),
+        (("direct", "demo", "--set", "nope=1"), "--set: unknown RecMind option 'nope'; expected"),
+        (
+            ("direct", "demo", "--set", "tot_breadth=1"),
+            "--set: tot_breadth: Input should be greater than or equal to 2",
+        ),
     ],
 )
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(
