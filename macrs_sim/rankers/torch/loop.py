@@ -1,7 +1,9 @@
 """The training loop the torch rankers share: Adam, one validation per epoch, early stopping.
 
-The weights kept are those of the epoch with the best validation NDCG@10; training
-stops after `patience` epochs without improvement.
+The weights kept are those of the epoch with the best validation NDCG@10. Training
+stops when the validation NDCG@10, averaged over the last `smoothing` epochs, has set
+no record for `patience` epochs, but never before `min_epochs` (nor after `epochs`).
+With `smoothing` = `min_epochs` = 1 that is plain patience on the raw value.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ class LoopParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     epochs: int = Field(default=200, ge=1)
     patience: int = Field(default=5, ge=1)
+    # Epochs always run before early stopping may end training (capped by `epochs`).
+    min_epochs: int = Field(default=1, ge=1)
+    # Epochs whose validation NDCG@10 is averaged for the stopping decision.
+    smoothing: int = Field(default=1, ge=1)
     lr: float = Field(default=1e-3, gt=0)
     weight_decay: float = Field(default=0.0, ge=0)
     batch_size: int = Field(default=128, ge=1)
@@ -49,6 +55,8 @@ class TrainSummary:
     val_ndcgs: list[float] = field(default_factory=list)
     # Seconds from the start of training to the end of each epoch (validation included).
     epoch_ends: list[float] = field(default_factory=list)
+    # True: early stopping ended training; False: it ran to the epoch limit.
+    stopped_early: bool = False
 
 
 def pick_device() -> torch.device:
@@ -63,6 +71,27 @@ def _better(value: float, best: float) -> bool:
     return not math.isnan(value) and (math.isnan(best) or value > best)
 
 
+def _smoothed(values: list[float], width: int) -> float:
+    """Mean of the last `width` values that are numbers (NaN when none)."""
+    recent = [v for v in values[-width:] if not math.isnan(v)]
+    return sum(recent) / len(recent) if recent else math.nan
+
+
+class _Stopper:
+    """When to stop: `patience` epochs with no record of the smoothed validation value."""
+
+    def __init__(self, params: LoopParams) -> None:
+        self.params = params
+        self.best, self.best_epoch = math.nan, 0
+
+    def stop(self, epoch: int, values: list[float]) -> bool:
+        level = _smoothed(values, self.params.smoothing)
+        if _better(level, self.best) or math.isnan(level):
+            self.best, self.best_epoch = level, epoch
+        waited = epoch - self.best_epoch >= self.params.patience
+        return waited and epoch >= self.params.min_epochs
+
+
 def fit_early_stopping(
     module: torch.nn.Module,
     epoch_losses: Callable[[torch.Generator], Iterator[torch.Tensor]],
@@ -72,7 +101,7 @@ def fit_early_stopping(
     progress: ProgressHook | None = None,
 ) -> TrainSummary:
     opt = torch.optim.Adam(module.parameters(), lr=params.lr, weight_decay=params.weight_decay)
-    summary = TrainSummary()
+    summary, stopper = TrainSummary(), _Stopper(params)
     best_state = copy.deepcopy(module.state_dict())
     started = time.perf_counter()
     for epoch in range(1, params.epochs + 1):
@@ -96,7 +125,8 @@ def fit_early_stopping(
             best_state = copy.deepcopy(module.state_dict())
         if progress is not None:
             progress(EpochReport(epoch, params.epochs, summary.losses[-1], val, summary.best_epoch))
-        if epoch - summary.best_epoch >= params.patience:
+        if stopper.stop(epoch, summary.val_ndcgs):
+            summary.stopped_early = epoch < params.epochs
             break
     module.load_state_dict(best_state)
     summary.train_seconds = time.perf_counter() - started

@@ -61,9 +61,13 @@ class ToolRecParams(SASRecParams):
         return SASRecParams.model_validate({k: getattr(self, k) for k in SASRecParams.model_fields})
 
     def tuning(self) -> SASRecParams:
-        """The loop settings of stage 2 (Adam, epochs, patience, batch) as the loop reads them."""
+        """The loop settings of stage 2 (Adam, epochs, patience, batch) as the loop reads them.
+
+        Stage 2 starts from the backbone's ranking (u = H) and stops on plain patience over
+        the raw validation value (no minimum, no smoothing: those are stage 1's)."""
         update = {"lr": self.tune_lr, "epochs": self.tune_epochs, "patience": self.tune_patience,
-                  "batch_size": self.tune_batch_size, "weight_decay": 0.0}  # fmt: skip
+                  "batch_size": self.tune_batch_size, "weight_decay": 0.0, "min_epochs": 1,
+                  "smoothing": 1}  # fmt: skip
         return self.backbone().model_copy(update=update)
 
 
