@@ -184,7 +184,7 @@ def _csv_list(text: str, what: str) -> list[str]:
 
 def _eval_sequential(args: argparse.Namespace) -> int:
     from macrs_sim.data.splits import load_interactions
-    from macrs_sim.rankers.sequential import evaluate_models, write_results
+    from macrs_sim.rankers.sequential import evaluate_models, stopping_line, write_results
     from macrs_sim.rankers.train import check_kind, make_params
 
     kinds = [check_kind(k) for k in _csv_list(args.models, "--models")]
@@ -210,6 +210,8 @@ def _eval_sequential(args: argparse.Namespace) -> int:
         cells = [f"{r.metrics[m]:.3f}" for m in metric_names]
         table.add_row(r.model, *cells, "cached" if r.cache_hit else f"{r.train_seconds:.1f}")
     console.print(table)
+    for line in filter(None, map(stopping_line, rows)):
+        print(line)  # plain print: one unwrapped line whatever the terminal width
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from macrs_sim.data.splits import Interactions, leave_one_out
 from macrs_sim.rankers.evaluate import ranking_metrics, target_ranks
-from macrs_sim.rankers.train import train_ranker
+from macrs_sim.rankers.train import stop_reason, train_ranker
 
 RESULTS_CSV = "results.csv"
 RESULTS_JSON = "results.json"
@@ -30,11 +30,28 @@ class EvalRow:
     train_seconds: float
     cache_hit: bool
     checkpoint: str
+    # Epoch-trained models: epochs run, the best (kept) epoch, "early_stopping" or
+    # "epoch_limit"; None for the others.
+    epochs_run: int | None = None
+    best_epoch: int | None = None
+    stopped: str | None = None
 
     def flat(self) -> dict[str, Any]:
         return {"model": self.model, **self.metrics, "n_users": self.n_users,
                 "train_seconds": self.train_seconds, "cache_hit": self.cache_hit,
-                "checkpoint": self.checkpoint}  # fmt: skip
+                "checkpoint": self.checkpoint, "epochs_run": self.epochs_run,
+                "best_epoch": self.best_epoch, "stopped": self.stopped}  # fmt: skip
+
+
+def stopping_line(row: EvalRow) -> str | None:
+    """How an epoch-trained model's training ended, in one line (None for the others)."""
+    if row.stopped is None:
+        return None
+    if row.stopped == "early_stopping":
+        return (f"{row.model}: early stopping after {row.epochs_run} epochs; "
+                f"weights of its best epoch, {row.best_epoch}")  # fmt: skip
+    return (f"{row.model}: ran to the epoch limit, {row.epochs_run} epochs (best epoch "
+            f"{row.best_epoch}); more epochs may help: --set {row.model}.epochs=N")  # fmt: skip
 
 
 def evaluate_models(
@@ -48,9 +65,11 @@ def evaluate_models(
         hook = progress(kind) if progress is not None else None
         trained = train_ranker(kind, data, split, p, cache_dir, hook)
         ranks = target_ranks(trained.ranker, split.test)
-        seconds = float(trained.record.get("train_seconds", 0.0))
+        rec = trained.record
+        seconds = float(rec.get("train_seconds", 0.0))
         rows.append(EvalRow(kind, ranking_metrics(ranks, ks), len(split.test), seconds,
-                            trained.cache_hit, str(trained.checkpoint)))  # fmt: skip
+                            trained.cache_hit, str(trained.checkpoint), rec.get("epochs_run"),
+                            rec.get("best_epoch"), stop_reason(rec, p)))  # fmt: skip
     return rows
 
 

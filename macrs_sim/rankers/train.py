@@ -106,6 +106,19 @@ def _load(kind: str, item_ids: tuple[str, ...], arrays: Arrays, params: Any) -> 
     return SASRecRanker.from_arrays(item_ids, arrays, params)
 
 
+def stop_reason(record: Mapping[str, Any], params: BaseModel) -> str | None:
+    """How an epoch-trained model's training ended: "early_stopping", "epoch_limit" or None.
+
+    Records written before the reason was stored: the epoch limit when every epoch ran.
+    """
+    if "stopped" in record:
+        return str(record["stopped"])
+    if "epochs_run" not in record:
+        return None
+    limit = getattr(params, "epochs", None)
+    return "epoch_limit" if record["epochs_run"] == limit else "early_stopping"
+
+
 def _record(ranker: ItemRanker, seconds: float) -> dict[str, Any]:
     summary = getattr(ranker, "summary", None)
     out: dict[str, Any] = {"train_seconds": round(seconds, 3)}
@@ -114,6 +127,7 @@ def _record(ranker: ItemRanker, seconds: float) -> dict[str, Any]:
             "best_epoch": summary.best_epoch,
             "best_val_ndcg": summary.best_val_ndcg,
             "epochs_run": summary.epochs_run,
+            "stopped": "early_stopping" if summary.stopped_early else "epoch_limit",
             "losses": summary.losses,
             "val_ndcgs": summary.val_ndcgs,
             "epoch_ends": summary.epoch_ends,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,47 @@ def test_train_on_the_campaign_split_of_a_sample_set(
     # The leave-one-out checkpoint is another file: the split is part of the key.
     run(capsys, "models", "train", "popularity", "demo", "--cache-dir", str(tmp_path / "c"))
     assert len(list((tmp_path / "c").iterdir())) == 2
+
+
+def test_eval_sequential_says_how_each_trained_model_stopped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch", reason=TORCH_REASON)
+    common = ("--cache-dir", str(tmp_path / "cache"), "--no-progress", "--set", "sasrec.dim=8")
+    code, out, _ = run(
+        capsys, "eval", "sequential", "demo", "--models", "popularity,sasrec", "--k", "10",
+        "--out", str(tmp_path / "a"), "--set", "sasrec.epochs=2", *common,
+    )  # fmt: skip
+    assert code == 0
+    lines = [ln for ln in out.splitlines() if ln.startswith(("popularity:", "sasrec:"))]
+    assert len(lines) == 1  # popularity is counted, not trained by epochs
+    assert re.fullmatch(
+        r"sasrec: ran to the epoch limit, 2 epochs \(best epoch [12]\); "
+        r"more epochs may help: --set sasrec\.epochs=N", lines[0]
+    )  # fmt: skip
+    with (tmp_path / "a" / "results.csv").open() as f:
+        rows = {r["model"]: r for r in csv.DictReader(f)}
+    assert (rows["sasrec"]["epochs_run"], rows["sasrec"]["stopped"]) == ("2", "epoch_limit")
+    assert (rows["popularity"]["epochs_run"], rows["popularity"]["stopped"]) == ("", "")
+    # Plain patience 1: early stopping ends training one epoch after the best.
+    code, out, _ = run(
+        capsys, "eval", "sequential", "demo", "--models", "sasrec", "--k", "10",
+        "--out", str(tmp_path / "b"), "--set", "sasrec.patience=1", "--set", "min_epochs=1",
+        "--set", "smoothing=1", *common,
+    )  # fmt: skip
+    found = re.search(r"^sasrec: early stopping after (\d+) epochs; weights of its best epoch, "
+                      r"(\d+)$", out, re.MULTILINE)  # fmt: skip
+    assert code == 0 and found is not None
+    assert int(found[1]) == int(found[2]) + 1
+
+
+def test_stop_reason_of_records_with_and_without_it() -> None:
+    pytest.importorskip("torch", reason=TORCH_REASON)
+    from macrs_sim.rankers.train import make_params, stop_reason
+
+    params = make_params("sasrec", {"epochs": "30"})
+    assert stop_reason({"stopped": "early_stopping", "epochs_run": 30}, params) == "early_stopping"
+    # Checkpoints written before the reason was stored: every epoch ran -> the limit.
+    assert stop_reason({"epochs_run": 30}, params) == "epoch_limit"
+    assert stop_reason({"epochs_run": 12}, params) == "early_stopping"
+    assert stop_reason({"train_seconds": 0.1}, make_params("popularity", {})) is None

@@ -67,6 +67,7 @@ def _tables(data: Interactions, dataset: Dataset, params: ToolRecParams) -> dict
 def _summary_record(s: TrainSummary) -> dict[str, Any]:
     return {"best_epoch": s.best_epoch, "best_val_ndcg": s.best_val_ndcg,
             "epochs_run": s.epochs_run, "train_seconds": round(s.train_seconds, 3),
+            "stopped": "early_stopping" if s.stopped_early else "epoch_limit",
             "losses": s.losses, "val_ndcgs": s.val_ndcgs, "epoch_ends": s.epoch_ends}  # fmt: skip
 
 
