@@ -1,10 +1,12 @@
 """RecMind's memory database: world knowledge (the catalog) and personalised memory.
 
-The paper stores item metadata and users' interaction histories in one database that its
-SQL tool reads. Here that is a copy of the toolkit's catalog database (tools/database.py)
-plus a `user_ratings` table holding only what the caller says is visible: each user's
-history with the held-out items already removed, so no query can reach a target. Written
-once per (dataset, histories), named by their digest; whole or absent.
+The paper stores item metadata and "the interaction history of all the users" (§4.1) in
+one database that its SQL tool reads: "the average rating of this item" is a question for
+it. Here that is a copy of the toolkit's catalog database (tools/database.py) plus a
+`user_ratings` table holding every user's visible interactions: the training part of the
+split in use (offline: leave-one-out, every user's last item held out; campaign: the
+campaign split, each sample's target and what follows it held out), so no query can reach
+a target. Written once per (dataset, histories), named by their digest; whole or absent.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import json
 import os
 import shutil
 import sqlite3
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from contextlib import closing
 from pathlib import Path
 
 from macrs_sim.data.dataset import Dataset
+from macrs_sim.data.splits import Interactions, campaign_split, leave_one_out
 from macrs_sim.protocol import Sample
 from macrs_sim.tools.database import tool_database
 from macrs_sim.tools.sql import TABLES
@@ -84,56 +88,57 @@ def default_memory_dir() -> Path:
     return Path(root) / "macrs-sim" / "recmind"
 
 
-def sample_histories(samples: Sequence[Sample], database: Path | None) -> dict[str, History]:
-    """Each sample user's pre-target window (`Sample.system_history`: their own items before
-    the target, unfiltered, oldest first; DESIGN.md §3) with the ratings they gave them, read
-    from `database` (None: no ratings, as in the demo). A user with several samples keeps
-    the shortest window, so no sample's target is visible through another."""
-    chosen: dict[str, Sample] = {}
-    for s in samples:
-        if s.user_id not in chosen or len(s.system_history) < len(chosen[s.user_id].system_history):
-            chosen[s.user_id] = s
-    ratings = _ratings(database, chosen) if database is not None else {}
+def read_ratings(data: Interactions) -> dict[str, tuple[float | None, ...]]:
+    """Every user's ratings aligned with `data.sequences` (position i rates item i), read
+    from the prepared database in the order `data.splits` reads the sequences (user, time,
+    file order; items outside the catalog skipped). {} for a dataset without a database
+    (the demo's synthetic users rate nothing). sqlite3 errors are the caller's to word."""
+    if data.database is None:
+        return {}
+    known = set(data.item_ids)
+    out: dict[str, list[float | None]] = defaultdict(list)
+    uri = f"{data.database.resolve().as_uri()}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True)) as conn:
+        for user, item, rating in conn.execute(_RATINGS_SQL):
+            if str(item) in known:
+                out[str(user)].append(None if rating is None else float(rating))
+    return {u: tuple(r) for u, r in out.items()}
+
+
+def leave_one_out_visible(data: Interactions) -> dict[str, tuple[int, ...]]:
+    """Offline (leave-one-out): every user's sequence without its test target, the last
+    item, whether or not the user is asked; a user with fewer than 3 items has no test
+    case and keeps all. The same for every --users, so memory never depends on it."""
+    visible = dict(data.sequences)
+    visible |= {case.user_id: case.history for case in leave_one_out(data).test}
+    return visible
+
+
+def campaign_visible(data: Interactions, samples: Sequence[Sample]) -> dict[str, tuple[int, ...]]:
+    """Campaign: every user's sequence up to each sample's target (the campaign split's
+    training part and its validation item), nothing of the target and what follows."""
+    split = campaign_split(data, samples)
+    visible = dict(split.train)
+    visible |= {case.user_id: (*case.history, case.target) for case in split.validation}
+    return visible
+
+
+def memory_histories(
+    data: Interactions,
+    visible: Mapping[str, Sequence[int]],
+    ratings: Mapping[str, Sequence[float | None]],
+) -> dict[str, History]:
+    """Personal memory: each user's visible prefix as (item id, rating or None), oldest
+    first; `ratings` aligned with `data.sequences` (missing: no ratings)."""
     out: dict[str, History] = {}
-    for user, s in chosen.items():
-        window = s.system_history
-        out[user] = list(zip(window, ratings.get(user, [None] * len(window)), strict=True))
+    for user in sorted(visible):
+        seq = visible[user]
+        rated = ratings.get(user, ())
+        out[user] = [(data.item_ids[i], rated[n] if n < len(rated) else None)
+                     for n, i in enumerate(seq)]  # fmt: skip
     return out
 
 
 _RATINGS_SQL = (
-    "SELECT item_id, rating FROM interactions WHERE user_id = ? ORDER BY timestamp, rowid"
+    "SELECT user_id, item_id, rating FROM interactions ORDER BY user_id, timestamp, rowid"
 )
-
-
-def _ratings(database: Path, chosen: Mapping[str, Sample]) -> dict[str, list[float | None]]:
-    """Per user, the rating of each item of the sample's window as given at that point of
-    the user's record: only rows before the target count (the order the dataset's windows
-    are cut in), so a rating given again after the target never shows."""
-    out: dict[str, list[float | None]] = {}
-    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as conn:
-        for user in sorted(chosen):
-            s = chosen[user]
-            rows = [(str(i), None if r is None else float(r))
-                    for i, r in conn.execute(_RATINGS_SQL, (user,))]  # fmt: skip
-            cut = next((n for n, (i, _) in enumerate(rows) if i == s.target_id), len(rows))
-            out[user] = _matched(s.system_history, rows[:cut])
-    return out
-
-
-def _matched(
-    history: Sequence[str], rows: Sequence[tuple[str, float | None]]
-) -> list[float | None]:
-    """Each history item's rating at its next occurrence in `rows` (time order): position by
-    position for the window itself, in order for a sample set's older filtered list; None
-    for an item the rows do not show there."""
-    ratings: list[float | None] = []
-    at = 0
-    for item in history:
-        found = next((n for n in range(at, len(rows)) if rows[n][0] == item), None)
-        if found is None:
-            ratings.append(None)
-            continue
-        ratings.append(rows[found][1])
-        at = found + 1
-    return ratings

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 from pydantic import ConfigDict
 
 from macrs_sim.agents.context import PrepareContext, SystemContext
 from macrs_sim.agents.recmind import build
-from macrs_sim.agents.recmind.memory import default_memory_dir, sample_histories
+from macrs_sim.agents.recmind.memory import (
+    campaign_visible,
+    default_memory_dir,
+    memory_histories,
+    read_ratings,
+)
 from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.agents.recmind.system import RecMind
 from macrs_sim.agents.registry import CallsInFlight, SystemOptions, SystemSpec
@@ -23,14 +27,16 @@ class RecMindSystemOptions(RecMindOptions, SystemOptions):
 
 
 def prepare_system(options: RecMindSystemOptions, ctx: PrepareContext) -> build.RecMindResources:
-    """The memory database of the campaign's samples (each user's pre-target window and,
-    from a prepared MovieLens database, its ratings) and the BM25 index; once per process.
-    A dialogue's system is given that window (SystemContext.history), which names its user."""
-    database = None if ctx.data.dataset == "demo" else Path(ctx.data.dataset)
-    histories = sample_histories(ctx.samples, database)
+    """The memory database and the BM25 index; once per process. Personal memory holds
+    every user's interactions of the campaign split (with their ratings, from a prepared
+    MovieLens database): no sample's target, nothing after it. A dialogue's system is given
+    the sample's window (SystemContext.history), which names its user."""
+    data = interactions_of(ctx.dataset, ctx.data)
+    visible = campaign_visible(data, ctx.samples)
+    histories = memory_histories(data, visible, read_ratings(data))
     users = {tuple(s.system_history): s.user_id for s in ctx.samples}
     # Its SQL tool reads interaction counts: counted without the samples' targets.
-    seen = campaign_dataset(ctx.dataset, interactions_of(ctx.dataset, ctx.data), ctx.samples)
+    seen = campaign_dataset(ctx.dataset, data, ctx.samples)
     res = build.resources(seen, histories, default_memory_dir(), users=users)
     build.search_backend(options, res, None)  # a missing web key fails here, once
     return res

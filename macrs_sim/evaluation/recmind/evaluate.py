@@ -13,14 +13,10 @@ from pathlib import Path
 
 from autogen_core.models import ChatCompletionClient
 
+from macrs_sim.agents.recmind.memory import leave_one_out_visible, memory_histories
 from macrs_sim.config import DataConfig, ModelConfig, OpenAIModel, ScriptedModel
 from macrs_sim.data.dataset import open_dataset
-from macrs_sim.data.splits import (
-    Interactions,
-    interactions_of,
-    leave_one_out,
-    with_visible_popularity,
-)
+from macrs_sim.data.splits import Interactions, interactions_of, with_visible_popularity
 from macrs_sim.errors import DataError
 from macrs_sim.evaluation.recmind.cases import build_cases
 from macrs_sim.evaluation.recmind.output import write_outputs
@@ -96,10 +92,12 @@ async def evaluate(
     cfg = DataConfig(dataset=settings.dataset)
     dataset = open_dataset(cfg)
     data = interactions_of(dataset, cfg)
-    # The SQL tool reads interaction counts: counted without every held-out test item.
-    hidden = {c.user_id: c.history for c in leave_one_out(data).test}
-    dataset = with_visible_popularity(dataset, data, hidden)
+    # Every user's last item is held out, asked or not: memory and the SQL tool's
+    # interaction counts never hold one, and do not change with --users.
+    visible = leave_one_out_visible(data)
+    dataset = with_visible_popularity(dataset, data, visible)
     ratings = _ratings(settings, data)
+    memory = memory_histories(data, visible, ratings.by_user if ratings else {})
     ranking = settings.task in RANKING_TASKS
     cases = build_cases(
         data, n_users=settings.users, seed=settings.seed,
@@ -117,7 +115,7 @@ async def evaluate(
     client, judge = await _clients(settings, [i.display_title for i in dataset.catalog])
     try:
         env = TaskEnv(settings, dataset, items, cases, PromptLibrary(), client, judge,
-                      model_name(settings.model), questions)  # fmt: skip
+                      model_name(settings.model), questions, memory)  # fmt: skip
         step = (
             progress(len(cases) * len(settings.solvers) * len(settings.prompting))
             if progress

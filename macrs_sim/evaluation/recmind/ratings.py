@@ -9,14 +9,11 @@ the catalog as it does, so position i of a user's ratings is position i of their
 from __future__ import annotations
 
 import sqlite3
-from collections import defaultdict
-from contextlib import closing
 from dataclasses import dataclass
 
+from macrs_sim.agents.recmind.memory import read_ratings
 from macrs_sim.data.splits import Interactions
 from macrs_sim.errors import DataError
-
-_RATING_SQL = "SELECT user_id, item_id, rating FROM interactions ORDER BY user_id, timestamp, rowid"
 
 
 @dataclass(frozen=True)
@@ -38,19 +35,13 @@ def load_ratings(data: Interactions) -> Ratings:
             f"rating prediction needs ratings; dataset {data.dataset_name!r} has none "
             "(use a database made by `macrs-sim data prepare movielens`)"
         )
-    known = set(data.item_ids)
-    out: dict[str, list[float | None]] = defaultdict(list)
-    uri = f"file:{data.database}?mode=ro"
     try:
-        with closing(sqlite3.connect(uri, uri=True)) as conn:
-            for user, item, rating in conn.execute(_RATING_SQL):
-                if str(item) in known:
-                    out[str(user)].append(None if rating is None else float(rating))
+        by_user = read_ratings(data)
     except sqlite3.DatabaseError as err:
         raise DataError(f"{data.database}: cannot read ratings ({err})") from None
-    values = [r for seq in out.values() for r in seq if r is not None]
+    values = [r for seq in by_user.values() for r in seq if r is not None]
     if not values:
         raise DataError(
             f"rating prediction needs ratings; {data.database} has no rated interaction"
         )
-    return Ratings({u: tuple(s) for u, s in out.items()}, min(values), max(values))
+    return Ratings(by_user, min(values), max(values))

@@ -49,11 +49,9 @@ class TaskEnv:
     judge_client: ChatCompletionClient
     model_name: str
     questions: QuestionSettings
-
-    def histories(self) -> dict[str, tuple[tuple[str, float | None], ...]]:
-        return {
-            c.user_id: tuple(zip(c.history, c.history_ratings, strict=True)) for c in self.cases
-        }
+    # Every user's visible interactions (item id, rating or None), oldest first: what a
+    # solver's memory may hold (RecMind's user_ratings); no test target is in it.
+    memory: Mapping[str, Sequence[tuple[str, float | None]]]
 
 
 def describe(err: BaseException) -> str:
@@ -117,9 +115,8 @@ async def run_one(
     log, judge_log, tool_log = CallLog(), CallLog(), ToolCallLog()
     client = AccountingClient(env.client, log, env.model_name)
     judge = AccountingClient(env.judge_client, judge_log, env.model_name)
-    histories = env.histories()
     ctx = SolverContext(
-        client, env.dataset, histories, env.prompts, env.settings.max_steps, tool_log,
+        client, env.dataset, env.memory, env.prompts, env.settings.max_steps, tool_log,
         recmind_options=env.settings.recmind, temperature=env.settings.temperature,
     )  # fmt: skip
     solver = solver_factory(solver_name)(ctx)

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from macrs_sim.agents.recmind import build
-from macrs_sim.agents.recmind.memory import sample_histories
 from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.agents.recmind.system import RecMind
 from macrs_sim.campaign.dialogue import run_dialogue
@@ -33,7 +32,8 @@ async def test_one_recmind_cot_turn_on_the_embedded_model(tmp_path: Path) -> Non
     dataset = demo_dataset(cfg)
     sample = prepare_agenda_sample(dataset.catalog, build_samples(dataset, cfg)[0])
     users = {sample.history: sample.user_id}
-    res = build.resources(dataset, sample_histories([sample], None), tmp_path, users=users)
+    visible = {sample.user_id: [(i, None) for i in sample.history]}
+    res = build.resources(dataset, visible, tmp_path, users=users)
     options = RecMindOptions(planner="cot", max_steps=2)
     calls, tools = CallLog(), ToolCallLog()
     client = build_client(EmbeddedModel(max_tokens=192), temperature=0.0, log=calls)

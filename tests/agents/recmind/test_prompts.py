@@ -99,10 +99,10 @@ def test_inspire_and_sql_prompts_carry_the_papers_wording() -> None:
 
 def test_tasks_name_the_user_and_where_the_history_is() -> None:
     assert pb.offline_task(P, "How will user 42 rate Heat?", "42") == (
-        "How will user 42 rate Heat?\nUser 42's visible history (and ratings, where known) "
-        "is in the database table user_ratings.\nWhen the question asks for a ranked list, "
-        'Finish with the chosen candidates in "items", best first, each as the candidate list '
-        "writes it."
+        "How will user 42 rate Heat?\nThe database table user_ratings holds every user's "
+        "visible history (and ratings, where known), user 42's included.\nWhen the question "
+        'asks for a ranked list, Finish with the chosen candidates in "items", best first, '
+        "each as the candidate list writes it."
     )
     task = pb.dialogue_task(P, "u7", 3, "(none)", "A heist film?")
     assert task.startswith("You are a conversational movie recommender talking with user u7.")

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from macrs_sim.agents.context import PrepareContext
 from macrs_sim.agents.recmind import build
 from macrs_sim.agents.recmind.actions import clean_sql
-from macrs_sim.agents.recmind.memory import histories_digest, sample_histories
+from macrs_sim.agents.recmind.memory import histories_digest
 from macrs_sim.agents.recmind.schemas import StepOutput
 from macrs_sim.agents.recmind.search import WebSearch
-from macrs_sim.data.dataset import Dataset
+from macrs_sim.agents.recmind.spec import RecMindSystemOptions, prepare_system
+from macrs_sim.config import DataConfig
+from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.errors import ConfigError
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.protocol import Sample
@@ -37,15 +41,26 @@ def test_memory_database_holds_the_catalog_and_only_the_visible_histories(
     )
 
 
-def test_sample_histories_take_ratings_and_the_shortest_history_per_user(tmp_path: Path) -> None:
-    db = write_database(tmp_path / "films.sqlite")  # u1 rated 1: 5.0, 3: 4.0, 7: 3.5
-    samples = [
-        Sample(sample_id="a", user_id="u1", history=("1", "3"), target_id="7"),
-        Sample(sample_id="b", user_id="u1", history=("1",), target_id="3"),
-        Sample(sample_id="c", user_id="u9", history=("8",), target_id="2"),
-    ]
-    assert sample_histories(samples, db) == {"u1": [("1", 5.0)], "u9": [("8", None)]}
-    assert sample_histories(samples[:1], None) == {"u1": [("1", None), ("3", None)]}
+def test_campaign_memory_holds_every_users_interactions_up_to_each_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """u1 rated 1: 5.0, 3: 4.0, 7: 3.5 (in time order); u2 1: 4.0, 2: 2.0; u3 1: 3.0 (and
+    an item the catalog lacks). The one sample is u1's, target 3: 3 and 7 (after it) never
+    reach memory; every other user's ratings do, the sample's or not."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    db = write_database(tmp_path / "films.sqlite")
+    cfg = DataConfig(dataset=str(db))
+    sample = Sample(sample_id="s", user_id="u1", history=("1",), target_id="3", pre_target=("1",))
+    ctx = PrepareContext(dataset=open_dataset(cfg), data=cfg, samples=[sample])
+    res = prepare_system(RecMindSystemOptions(name="rm"), ctx)
+    with closing(sqlite3.connect(res.database)) as conn:
+        rows = conn.execute("SELECT * FROM user_ratings ORDER BY user_id, position").fetchall()
+        # The paper's example question: this item's average rating, over every user.
+        (average,) = conn.execute("SELECT AVG(rating) FROM user_ratings WHERE item_id = '1'")
+    assert rows == [("u1", "1", 5.0, 1), ("u2", "1", 4.0, 1), ("u2", "2", 2.0, 2),
+                    ("u3", "1", 3.0, 1)]  # fmt: skip
+    assert average == ((5.0 + 4.0 + 3.0) / 3,)
+    assert res.users == {("1",): "u1"}
 
 
 def test_clean_sql_strips_fences_and_semicolons() -> None:

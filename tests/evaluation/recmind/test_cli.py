@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +125,38 @@ def test_recmind_planners_through_the_agent_contract(
         seen = [item for item, _ in built[0]["histories"][line["user_id"]]]
         assert line["target"] not in seen  # the held-out item is never visible
         assert len(seen) >= 2
+
+
+@pytest.mark.parametrize("users", ["1", "2"])
+def test_memory_holds_every_users_visible_ratings_whoever_is_asked(
+    users: str, ml_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """Every user's last item is held out (1's 4, 2's 6); user 3 (2 items) has no test case
+    and keeps both. The memory is the same however many users are asked."""
+    made: list[Any] = []
+    real = recmind_solvers.build_task_solver
+
+    def recording(planner: str, **kwargs: Any) -> Any:
+        made.append(real(planner, **kwargs, cache_dir=tmp_path / "memory"))
+        return made[-1]
+
+    monkeypatch.setattr(recmind_solvers, "build_task_solver", recording)
+    code, text, _ = run(capsys, "rating", str(ml_db), "--model", "scripted", "--users", users,
+                        "--solver", "recmind-cot", "--prompting", "zero-shot",
+                        "--out", str(tmp_path / "o"))  # fmt: skip
+    assert code == 0, text
+    (solver,) = made
+    with closing(sqlite3.connect(solver.res.database)) as conn:
+        rows = conn.execute("SELECT * FROM user_ratings ORDER BY user_id, position").fetchall()
+        # The paper's example question: the average rating of an item, over every user.
+        (average,) = conn.execute("SELECT AVG(rating) FROM user_ratings WHERE item_id = '1'")
+    assert rows == [
+        ("1", "1", 4.0, 1), ("1", "2", 5.0, 2), ("1", "3", 3.0, 3),
+        ("2", "5", 3.5, 1), ("2", "1", 4.5, 2),
+        ("3", "7", 5.0, 1), ("3", "8", 0.5, 2),
+    ]  # fmt: skip
+    assert average == ((4.0 + 4.5) / 2,)
 
 
 def test_every_planner_option_is_reachable_with_set(

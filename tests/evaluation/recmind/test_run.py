@@ -55,8 +55,10 @@ def env(
 ) -> TaskEnv:
     model = ScriptedModel()
     cfg = EvalSettings(task=task, dataset="demo", model=model, judge_model=model, **settings)  # type: ignore[arg-type]
+    memory = {c.user_id: tuple(zip(c.history, c.history_ratings, strict=True)) for c in cases}
     return TaskEnv(cfg, open_dataset(DataConfig()), {i.item_id: i for i in catalog}, cases,
-                   prompts, client, client, "scripted", QuestionSettings(top_n=3))  # fmt: skip
+                   prompts, client, client, "scripted", QuestionSettings(top_n=3),
+                   memory)  # fmt: skip
 
 
 def register(monkeypatch: pytest.MonkeyPatch, solver: TaskSolver) -> Callable[..., TaskSolver]:
