@@ -47,11 +47,12 @@ def stopping_line(row: EvalRow) -> str | None:
     """How an epoch-trained model's training ended, in one line (None for the others)."""
     if row.stopped is None:
         return None
+    epochs = f"{row.epochs_run} epoch{'' if row.epochs_run == 1 else 's'}"
     if row.stopped == "early_stopping":
-        return (f"{row.model}: early stopping after {row.epochs_run} epochs; "
+        return (f"{row.model}: early stopping after {epochs}; "
                 f"weights of its best epoch, {row.best_epoch}")  # fmt: skip
-    return (f"{row.model}: ran to the epoch limit, {row.epochs_run} epochs (best epoch "
-            f"{row.best_epoch}); more epochs may help: --set {row.model}.epochs=N")  # fmt: skip
+    return (f"{row.model}: ran to the epoch limit, {epochs} (best epoch {row.best_epoch}); "
+            f"more epochs may help: --set {row.model}.epochs=N")  # fmt: skip
 
 
 def evaluate_models(

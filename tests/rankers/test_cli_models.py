@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from macrs_sim.cli import build_parser, main
+from macrs_sim.rankers.sequential import EvalRow, stopping_line
 from tests.rankers.toy_data import TORCH_REASON
 
 
@@ -148,6 +149,9 @@ def test_eval_sequential_says_how_each_trained_model_stopped(
         rows = {r["model"]: r for r in csv.DictReader(f)}
     assert (rows["sasrec"]["epochs_run"], rows["sasrec"]["stopped"]) == ("2", "epoch_limit")
     assert (rows["popularity"]["epochs_run"], rows["popularity"]["stopped"]) == ("", "")
+    one = EvalRow("bpr", {}, 1, 0.0, True, "c", epochs_run=1, best_epoch=1, stopped="epoch_limit")
+    assert stopping_line(one) == ("bpr: ran to the epoch limit, 1 epoch (best epoch 1); "
+                                  "more epochs may help: --set bpr.epochs=N")  # fmt: skip
     # Plain patience 1: early stopping ends training one epoch after the best.
     code, out, _ = run(
         capsys, "eval", "sequential", "demo", "--models", "sasrec", "--k", "10",
