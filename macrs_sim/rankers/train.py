@@ -24,8 +24,8 @@ from macrs_sim.rankers.cache import (
 from macrs_sim.rankers.itemcf import ItemCFParams, ItemCFRanker
 from macrs_sim.rankers.popularity import PopularityRanker
 
-MODEL_KINDS = ("popularity", "itemcf", "bpr", "sasrec")
-TORCH_KINDS = ("bpr", "sasrec")
+MODEL_KINDS = ("popularity", "itemcf", "bpr", "sasrec", "bert4rec")
+TORCH_KINDS = ("bpr", "sasrec", "bert4rec")
 RECSYS_HINT = "pip install 'macrs-sim[recsys]'"
 
 
@@ -58,6 +58,10 @@ def params_model(kind: str) -> type[BaseModel]:
             from macrs_sim.rankers.bpr import BPRParams
 
             return BPRParams
+        if kind == "bert4rec":
+            from macrs_sim.rankers.torch.bert4rec import BERT4RecParams
+
+            return BERT4RecParams
         from macrs_sim.rankers.torch.sasrec import SASRecParams
 
         return SASRecParams
@@ -87,6 +91,10 @@ def _fit(
         from macrs_sim.rankers.bpr import BPRRanker
 
         return BPRRanker.fit(data.item_ids, split.train, split.validation, params, progress)
+    if kind == "bert4rec":
+        from macrs_sim.rankers.torch.bert4rec import BERT4RecRanker
+
+        return BERT4RecRanker.fit(data.item_ids, split.train, split.validation, params, progress)
     from macrs_sim.rankers.torch.sasrec import SASRecRanker
 
     return SASRecRanker.fit(data.item_ids, split.train, split.validation, params, progress)
@@ -101,6 +109,10 @@ def _load(kind: str, item_ids: tuple[str, ...], arrays: Arrays, params: Any) -> 
         from macrs_sim.rankers.bpr import BPRRanker
 
         return BPRRanker.from_arrays(item_ids, arrays, params)
+    if kind == "bert4rec":
+        from macrs_sim.rankers.torch.bert4rec import BERT4RecRanker
+
+        return BERT4RecRanker.from_arrays(item_ids, arrays, params)
     from macrs_sim.rankers.torch.sasrec import SASRecRanker
 
     return SASRecRanker.from_arrays(item_ids, arrays, params)
