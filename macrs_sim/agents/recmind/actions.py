@@ -4,6 +4,10 @@ SQL: the model turns the question into one SELECT (the toolkit's read-only SQL t
 it over the memory database), then turns the rows back into sentences. Search: the
 backend finds, the model words the result. Summarize: the model condenses the text. A
 tool that fails or finds nothing gives an observation that says so (`ok`, `empty`).
+
+Rows, results and text go into a prompt only as far as the budget allows (budget.py):
+whole rows and results first, then "… N more rows not shown", and that note also ends the
+observation, worded or not.
 """
 
 from __future__ import annotations
@@ -11,14 +15,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from autogen_core.models import LLMMessage
+
 from macrs_sim.agents.recmind import prompts as pb
+from macrs_sim.agents.recmind.budget import Budget, cut_lines, cut_text, estimate_tokens
 from macrs_sim.agents.recmind.calls import Caller
 from macrs_sim.agents.recmind.schemas import StepOutput
 from macrs_sim.agents.recmind.search import SearchBackend
 from macrs_sim.tools import ItemHit, SqlQueryTool
+from macrs_sim.tools.sql import SqlRows
 
 ACTIONS = ("SQL", "Search", "Summarize", "Finish")
 _FENCE = re.compile(r"^```(?:sql)?\s*|\s*```$", re.IGNORECASE)
+_CUT = re.compile(r"^… \d+ more \w+ not shown$")
 
 
 @dataclass(frozen=True)
@@ -50,8 +59,10 @@ class RecMindTools:
         summarize: bool,
         result_to_text: bool,
         database_info: str,
+        budget: Budget,
     ) -> None:
         self.caller = caller
+        self.budget = budget
         self.prompts = prompts
         self.sql = sql
         self.search_backend = search
@@ -91,9 +102,17 @@ class RecMindTools:
             return Observation(reply.text, ok=False)
         empty = not reply.data.rows
         if not self.result_to_text or empty:
-            return Observation(reply.text, empty=empty)
-        msgs = pb.sql_text_messages(self.prompts, question, statement, reply.text)
-        return Observation(await self.caller.text("sql_answer", msgs) or reply.text)
+            return Observation(rows_text(tool, reply.data, self.budget.observation_tokens),
+                               empty=empty)  # fmt: skip
+
+        def build(rows: str) -> list[LLMMessage]:
+            return pb.sql_text_messages(self.prompts, question, statement, rows)
+
+        rows = rows_text(tool, reply.data, self.budget.room(build("")))
+        worded = await self.caller.text("sql_answer", build(rows))
+        if worded is None:
+            return Observation(rows_text(tool, reply.data, self.budget.observation_tokens))
+        return Observation(with_cut_note(worded, rows, self.budget.observation_tokens))
 
     async def _search(self, backend: SearchBackend, question: str) -> Observation:
         found = await backend.search(question)
@@ -101,16 +120,45 @@ class RecMindTools:
             return Observation(found.text, ok=False)
         if found.empty:
             return Observation("No result.", empty=True)
-        text = found.text
+        lines = found.text.splitlines()
+        text = cut_lines((), lines, self.budget.observation_tokens, "results")
         if self.result_to_text:
-            msgs = pb.search_text_messages(self.prompts, question, found.text)
-            text = await self.caller.text("search", msgs) or found.text
+
+            def build(result: str) -> list[LLMMessage]:
+                return pb.search_text_messages(self.prompts, question, result)
+
+            shown = cut_lines((), lines, self.budget.room(build("")), "results")
+            worded = await self.caller.text("search", build(shown))
+            if worded:
+                text = with_cut_note(worded, shown, self.budget.observation_tokens)
         return Observation(text, hits=found.hits)
 
     async def _summarize(self, content: str) -> Observation:
         if not content:
             return Observation("Error: Summarize needs the text to condense", ok=False)
-        summary = await self.caller.text("summarize", pb.summarize_messages(self.prompts, content))
+        room = self.budget.room(pb.summarize_messages(self.prompts, ""))
+        msgs = pb.summarize_messages(self.prompts, cut_text(content, room))
+        summary = await self.caller.text("summarize", msgs)
         if summary is None:
             return Observation("Error: the summary came back empty", ok=False)
         return Observation(summary)
+
+
+def rows_text(tool: SqlQueryTool, data: SqlRows, tokens: int) -> str:
+    """The tool's rendering of the rows (header, one line per row, its own note when the
+    query matched more rows than it returns), as many whole rows as fit `tokens`."""
+    lines = tool.render(data).splitlines()
+    n = len(data.rows)
+    tail = lines[1 + n :]
+    rows = cut_lines(lines[:1], lines[1 : 1 + n], tokens - estimate_tokens("\n".join(tail)),
+                     "rows")  # fmt: skip
+    return "\n".join([rows, *tail])
+
+
+def with_cut_note(worded: str, shown: str, tokens: int) -> str:
+    """The model's wording within `tokens`, then the note of what its prompt left out, if
+    anything was."""
+    cut = next((line for line in shown.splitlines() if _CUT.match(line)), None)
+    if cut is None:
+        return cut_text(worded, tokens)
+    return cut_text(worded, tokens - estimate_tokens(cut) - 1) + "\n" + cut

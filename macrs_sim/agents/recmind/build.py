@@ -14,6 +14,7 @@ from pathlib import Path
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.recmind.actions import RecMindTools
+from macrs_sim.agents.recmind.budget import Budget, context_of
 from macrs_sim.agents.recmind.calls import Caller
 from macrs_sim.agents.recmind.memory import DATABASE_INFO, History, memory_database
 from macrs_sim.agents.recmind.options import RecMindOptions
@@ -80,7 +81,7 @@ def reasoner(
     tools = RecMindTools(
         caller, loaded, sql=sql, search=search_backend(options, res, log),
         summarize=options.summarize_tool, result_to_text=options.result_to_text,
-        database_info=DATABASE_INFO,
+        database_info=DATABASE_INFO, budget=Budget(context_of(client, options.context_tokens)),
     )  # fmt: skip
     return Reasoner(caller, loaded, tools, temperature=temperature,
                     vote_temperature=options.vote_temperature)  # fmt: skip

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from macrs_sim.agents.recmind.planning import Limits, add_step, conclude, finish, observe
-from macrs_sim.agents.recmind.prompts import render_states
 from macrs_sim.agents.recmind.reasoner import Reasoner
 from macrs_sim.agents.recmind.tree import ReasoningTree
 
@@ -12,7 +11,7 @@ async def plan_cot(r: Reasoner, limits: Limits) -> ReasoningTree:
     tree = ReasoningTree(planner="cot", step_limit=limits.max_steps)
     leaf: int | None = None
     while tree.steps_used < limits.max_steps:
-        step = await r.propose(render_states(tree.path_to(leaf)))
+        step = await r.propose(tree.path_to(leaf))
         if step is None:
             break
         node = add_step(tree, leaf, step)

@@ -38,6 +38,10 @@ class RecMindOptions(BaseModel):
     # "bm25": offline keyword search over the catalog's text; "web": SerpApi (needs a key).
     search_backend: Literal["bm25", "web"] = "bm25"
     web_api_key_env: str = "SERPAPI_API_KEY"
+    # The model's context in tokens, which bounds every prompt (budget.py); None: what the
+    # client reports (the embedded model's n_ctx; 32,768 for an OpenAI-compatible server:
+    # set it for a server with a smaller window).
+    context_tokens: int | None = Field(default=None, ge=512, le=1_048_576)
     # How many items a turn recommends at most.
     recommend_k: int = Field(default=3, ge=1, le=10)
     retries: int = Field(default=2, ge=0, le=5)

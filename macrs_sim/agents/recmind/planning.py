@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from macrs_sim.agents.recmind.actions import Observation
-from macrs_sim.agents.recmind.prompts import render_states
 from macrs_sim.agents.recmind.reasoner import Reasoner
 from macrs_sim.agents.recmind.schemas import StepOutput
 from macrs_sim.agents.recmind.tree import ReasoningTree, Status, ThoughtNode
@@ -57,6 +56,6 @@ async def conclude(
     tree.final_path = [n.id for n in path]
     tree.hit_step_limit = tree.steps_used >= tree.step_limit
     shown = tree.run_states() if all_paths else path
-    out = await r.answer(render_states(shown, with_path=all_paths))
+    out = await r.answer(shown, with_path=all_paths)
     tree.answer = out.answer.strip() if out is not None and out.answer.strip() else NO_ANSWER
     tree.items = [t.strip() for t in (out.items if out else []) if t.strip()]

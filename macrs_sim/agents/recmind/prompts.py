@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 
+from macrs_sim.agents.recmind.budget import cut_text, estimate_tokens
 from macrs_sim.agents.recmind.schemas import StepOutput
 from macrs_sim.agents.recmind.tree import ThoughtNode
 from macrs_sim.agents.rendering import NONE
@@ -57,6 +58,29 @@ def render_states(nodes: Sequence[ThoughtNode], *, with_path: bool = False) -> s
     if not nodes:
         return NONE
     return "\n\n".join(render_node(n, with_path=with_path) for n in nodes)
+
+
+def fit_states(nodes: Sequence[ThoughtNode], tokens: int, *, with_path: bool = False) -> str:
+    """The states within `tokens`, the newest kept first: older ones that do not fit are
+    left out with a note of how many; a newest state that alone does not fit keeps its
+    start."""
+    if not nodes:
+        return NONE
+    rendered = [render_node(n, with_path=with_path) for n in nodes]
+    note = estimate_tokens(f"(… {len(nodes)} earlier steps not shown)") + 1
+    kept: list[str] = []
+    used = 0
+    for text in reversed(rendered):
+        cost = estimate_tokens(text) + 1
+        if used + cost + (0 if len(kept) + 1 == len(rendered) else note) > tokens:
+            break
+        kept.append(text)
+        used += cost
+    if not kept:
+        kept = [cut_text(rendered[-1], max(0, tokens - note))]
+    body = "\n\n".join(reversed(kept))
+    dropped = len(rendered) - len(kept)
+    return f"(… {dropped} earlier steps not shown)\n\n{body}" if dropped else body
 
 
 def render_option(number: int, step: StepOutput) -> str:

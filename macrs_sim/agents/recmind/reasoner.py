@@ -8,12 +8,16 @@ it has (recorded in `Caller.errors`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from autogen_core.models import LLMMessage
 
 from macrs_sim.agents.recmind import prompts as pb
 from macrs_sim.agents.recmind.actions import Observation, RecMindTools
+from macrs_sim.agents.recmind.budget import cut_text
 from macrs_sim.agents.recmind.calls import Caller
 from macrs_sim.agents.recmind.schemas import (
     AnswerOutput,
@@ -22,6 +26,7 @@ from macrs_sim.agents.recmind.schemas import (
     StepOutput,
     VoteOutput,
 )
+from macrs_sim.agents.recmind.tree import ThoughtNode
 from macrs_sim.llm.context import calling
 
 
@@ -38,6 +43,7 @@ class Reasoner:
         self.caller = caller
         self.prompts = prompts
         self.tools = tools
+        self.budget = tools.budget
         # The model's own sampling temperature, and the one ToT's ballots are asked at.
         self.temperature = temperature
         self.vote_temperature = vote_temperature
@@ -49,15 +55,30 @@ class Reasoner:
         self.task = task
         self.found = {}
 
-    async def propose(self, steps: str, *, all_paths: bool = False) -> StepOutput | None:
-        msgs = pb.step_messages(
-            self.prompts, self.tools.description, self.task, steps, all_paths=all_paths
-        )
+    def _fitted(
+        self, build: Callable[[str], list[LLMMessage]], states: Sequence[ThoughtNode],
+        *, with_path: bool = False,
+    ) -> list[LLMMessage]:  # fmt: skip
+        """The messages with the states in what room the prompt budget leaves them."""
+        room = self.budget.room(build(""))
+        return build(pb.fit_states(states, room, with_path=with_path))
+
+    async def propose(
+        self, states: Sequence[ThoughtNode], *, all_paths: bool = False
+    ) -> StepOutput | None:
+        def build(steps: str) -> list[LLMMessage]:
+            return pb.step_messages(
+                self.prompts, self.tools.description, self.task, steps, all_paths=all_paths
+            )
+
+        msgs = self._fitted(build, states, with_path=all_paths)
         return await self.caller.json("thought", msgs, StepOutput)
 
-    async def sample(self, steps: str, k: int) -> list[StepOutput]:
-        msgs = pb.sample_messages(self.prompts, self.tools.description, self.task, steps, k)
-        out = await self.caller.json("sample", msgs, CandidatesOutput)
+    async def sample(self, states: Sequence[ThoughtNode], k: int) -> list[StepOutput]:
+        def build(steps: str) -> list[LLMMessage]:
+            return pb.sample_messages(self.prompts, self.tools.description, self.task, steps, k)
+
+        out = await self.caller.json("sample", self._fitted(build, states), CandidatesOutput)
         return list(out.candidates[:k]) if out is not None else []
 
     def ballots(self, n: int) -> list[dict[str, Any]]:
@@ -71,10 +92,16 @@ class Reasoner:
             return [fixed]
         return [{**fixed, "seed": k} for k in range(n)]
 
-    async def vote(self, steps: str, options: Sequence[StepOutput], n: int) -> list[int]:
+    async def vote(
+        self, states: Sequence[ThoughtNode], options: Sequence[StepOutput], n: int
+    ) -> list[int]:
         """Ballots (1-based choices, see `ballots`); one outside the options counts for
         nothing."""
-        msgs = pb.vote_messages(self.prompts, self.task, steps, options)
+
+        def build(steps: str) -> list[LLMMessage]:
+            return pb.vote_messages(self.prompts, self.task, steps, options)
+
+        msgs = self._fitted(build, states)
         ballots: list[int] = []
         for args in self.ballots(n):
             out = await self.caller.json("vote", msgs, VoteOutput, create_args=args)
@@ -82,13 +109,25 @@ class Reasoner:
                 ballots.append(out.best)
         return ballots
 
-    async def inspire(self, previous: str, current: str) -> StepOutput | None:
-        msgs = pb.inspire_messages(self.prompts, self.task, previous, current)
+    async def inspire(
+        self, previous: Sequence[ThoughtNode], current: ThoughtNode
+    ) -> StepOutput | None:
+        now = pb.render_node(current)
+
+        def build(steps: str) -> list[LLMMessage]:
+            return pb.inspire_messages(self.prompts, self.task, steps, now)
+
+        msgs = self._fitted(build, previous, with_path=True)
         out = await self.caller.json("inspire", msgs, InspireOutput)
         return out.alternative if out is not None else None
 
-    async def answer(self, steps: str) -> AnswerOutput | None:
-        msgs = pb.final_messages(self.prompts, self.tools.description, self.task, steps)
+    async def answer(
+        self, states: Sequence[ThoughtNode], *, with_path: bool = False
+    ) -> AnswerOutput | None:
+        def build(steps: str) -> list[LLMMessage]:
+            return pb.final_messages(self.prompts, self.tools.description, self.task, steps)
+
+        msgs = self._fitted(build, states, with_path=with_path)
         return await self.caller.json("final", msgs, AnswerOutput)
 
     async def act(self, step: StepOutput) -> Observation:
@@ -96,7 +135,8 @@ class Reasoner:
         with calling(self.caller.context("tools")):
             obs = await self.tools.run(step)
         self.found |= {h.item_id: h.title for h in obs.hits}
-        return obs
+        kept = cut_text(obs.text, self.budget.observation_tokens)
+        return obs if kept == obs.text else dataclasses.replace(obs, text=kept)
 
 
 def tally(ballots: Sequence[int], n_options: int) -> list[int]:

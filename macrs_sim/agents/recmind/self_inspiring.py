@@ -10,13 +10,8 @@ advances by 1. The answer at the step limit is asked for with all states in cont
 from __future__ import annotations
 
 from macrs_sim.agents.recmind.planning import Limits, add_step, conclude, finish, observe
-from macrs_sim.agents.recmind.prompts import render_node, render_states
 from macrs_sim.agents.recmind.reasoner import Reasoner
 from macrs_sim.agents.recmind.tree import ReasoningTree, ThoughtNode
-
-
-def _context(tree: ReasoningTree) -> str:
-    return render_states(tree.run_states(), with_path=True)
 
 
 async def _inspired(r: Reasoner, tree: ReasoningTree, node: ThoughtNode, m: int,
@@ -25,7 +20,7 @@ async def _inspired(r: Reasoner, tree: ReasoningTree, node: ThoughtNode, m: int,
     if m >= limits.max_paths or tree.steps_used >= limits.max_steps:
         return None
     previous = [n for n in tree.run_states() if n.id != node.id]
-    alternative = await r.inspire(render_states(previous, with_path=True), render_node(node))
+    alternative = await r.inspire(previous, node)
     if alternative is None or alternative.finishes:
         return None
     alt = add_step(tree, node.parent, alternative, path=m + 1)
@@ -39,7 +34,7 @@ async def plan_self_inspiring(r: Reasoner, limits: Limits) -> ReasoningTree:
     leaf: int | None = None
     m = 1
     while tree.steps_used < limits.max_steps:
-        step = await r.propose(_context(tree), all_paths=True)
+        step = await r.propose(tree.run_states(), all_paths=True)
         if step is None:
             break
         node = add_step(tree, leaf, step, path=m)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Literal
 
 from macrs_sim.agents.recmind.planning import Limits, add_step, conclude, finish, observe
-from macrs_sim.agents.recmind.prompts import render_states
 from macrs_sim.agents.recmind.reasoner import Reasoner, majority, tally
 from macrs_sim.agents.recmind.schemas import StepOutput
 from macrs_sim.agents.recmind.tree import ReasoningTree, ThoughtNode
@@ -26,7 +25,7 @@ Outcome = Literal["finished", "dead", "stopped"]
 async def _voted(
     r: Reasoner, tree: ReasoningTree, leaf: int | None, limits: Limits
 ) -> tuple[list[StepOutput], list[int]] | None:
-    steps = render_states(tree.path_to(leaf))
+    steps = tree.path_to(leaf)
     candidates = await r.sample(steps, limits.breadth)
     if not candidates:
         return None

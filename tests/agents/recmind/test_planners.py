@@ -141,7 +141,7 @@ async def test_votes_are_sampled_at_the_stated_temperature_each_with_its_seed(
     # The run is at temperature 0; vote_temperature 0.7 samples 3 ballots, seeds 0, 1, 2.
     rules = {"recmind.vote": sequence(*(VoteOutput(best=b) for b in (2, 1, 2)))}
     r, client = make_reasoner(res, rules, vote_temperature=0.7)
-    ballots = await r.vote("(none)", [step("SQL", AVG), step("Search", "heist")], 3)
+    ballots = await r.vote([], [step("SQL", AVG), step("Search", "heist")], 3)
     assert ballots == [2, 1, 2]
     assert [args for _, args in client.create_args] == [
         {"temperature": 0.7, "seed": 0}, {"temperature": 0.7, "seed": 1},
