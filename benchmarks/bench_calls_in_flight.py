@@ -23,6 +23,10 @@ runs one at a time, so no other dialogue's work stretches a wall time.
 
     python benchmarks/bench_calls_in_flight.py [--dialogues 6] [--latency 1.0]
         [--max-turns 5] [--concurrency N (default: --dialogues)] [--kinds macrs,recmind]
+        [--options 'toolrec={"retriever": "ranker"}' ...]
+
+Every kind runs with its default options unless `--options` gives some (the trained
+models' sizes change how long `prepare` takes, not the calls a dialogue makes).
 """
 
 from __future__ import annotations
@@ -52,16 +56,6 @@ from macrs_sim.config import Scenario, parse_scenario
 from macrs_sim.llm.context import current_call
 from macrs_sim.llm.scripted import ScriptedChatCompletionClient
 from macrs_sim.store import RunStore
-
-# Trained models are made smaller than their defaults so the campaign's `prepare` is
-# quick: the calls a dialogue makes follow the scripted rules, not the models' quality.
-FAST_OPTIONS: dict[str, dict[str, Any]] = {
-    "interecagent": {"ranker_params": {"position": "false", "epochs": "2", "dim": "16"}},
-    "toolrec": {
-        "ranker_params": {"epochs": "2", "dim": "16"},
-        "retriever_params": {"tune_epochs": "1"},
-    },
-}
 
 
 @dataclass(frozen=True)
@@ -146,7 +140,7 @@ async def prepare_samples(args: argparse.Namespace, tmp: Path) -> Path:
 async def measure_kind(
     kind: str, args: argparse.Namespace, samples: Path, tmp: Path
 ) -> dict[str, Any]:
-    system = {"name": kind, "kind": kind, **FAST_OPTIONS.get(kind, {})}
+    system = {"name": kind, "kind": kind, **args.options.get(kind, {})}
     sc = scenario([system], args, latency_s=args.latency, sample_set=samples)
     calls: dict[str, list[Span]] = defaultdict(list)
     dialogues: dict[str, Span] = {}
@@ -219,6 +213,14 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     }
 
 
+def _kind_options(text: str) -> tuple[str, dict[str, Any]]:
+    kind, _, fields = text.partition("=")
+    value = json.loads(fields)
+    if not isinstance(value, dict):
+        raise SystemExit(f"--options {text}: give KIND={{...}}")
+    return kind, value
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dialogues", type=int, default=6)
@@ -227,7 +229,12 @@ def main() -> None:
     ap.add_argument("--concurrency", type=int, default=0, help="default: --dialogues")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--kinds", default="", help="comma-separated; default every LLM kind")
+    ap.add_argument(
+        "--options", action="append", default=[], metavar="KIND=JSON",
+        help="a kind's [[systems]] fields, e.g. toolrec='{\"retriever\": \"ranker\"}'",
+    )  # fmt: skip
     args = ap.parse_args()
+    args.options = dict(_kind_options(o) for o in args.options)
     with tempfile.TemporaryDirectory() as tmp:
         # The demo's trained models go to the user cache: keep them in the temporary folder.
         os.environ["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")
