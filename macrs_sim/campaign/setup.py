@@ -84,12 +84,14 @@ class CampaignSetup:
         # What systems' campaign-scoped `prepare` made (or the error it raised), by options.
         self.prepared: dict[str, object] = {}
         self.catalog: Catalog = self.dataset.catalog
-        self.grounder = Grounder(self.catalog, popularity=self.dataset.popularity)
         # What systems are given: popularity without the samples' targets, and no user's
         # record past its cut (DESIGN.md §3); built on first use.
         self.system_dataset = deferred_campaign_dataset(
             self.dataset, self.scenario.data, self.campaign_samples
         )
+        # Same-titled films are told apart by what the systems see: the whole dataset's
+        # counts include the targets, so a bare "Heat" would lean to a target.
+        self.grounder = Grounder(self.catalog, popularity=self.system_dataset.popularity)
         if self.scripted_rules is None:
             self.scripted_rules = default_scripted_rules([i.display_title for i in self.catalog])
         # One cache per campaign, shared by every model (their entries never mix: the key

@@ -23,10 +23,13 @@ from macrs_sim.protocol import Sample
 def candidate_sample(
     user_id: str, items: Sequence[str], catalog: Catalog, cfg: DataConfig
 ) -> Sample | None:
-    """History = first `history_len` items, target = the next; None if not eligible."""
+    """History = first `history_len` items, target = the next; None if not eligible (too
+    few items left after the filter, or a target the window already holds)."""
     if len(items) <= cfg.history_len:
         return None
     window, target = tuple(items[: cfg.history_len]), items[cfg.history_len]
+    if target in window:  # a re-rating (`data prepare` keeps them): not a held-out item
+        return None
     history = list(window)
     if cfg.filter_by_category:
         target_genres = set(catalog[target].genres)

@@ -140,3 +140,11 @@ def test_sample_sets_without_a_window_get_it_from_the_dataset(catalog: Catalog) 
     other = old.model_copy(update={"target_id": "m5"})
     stranger = old.model_copy(update={"user_id": "nobody"})
     assert [s.pre_target for s in with_pre_target([other, stranger], ds, cfg)] == [None, None]
+
+
+def test_a_target_the_window_already_holds_is_not_eligible(catalog: Catalog) -> None:
+    # A re-rating: Heat (m1) again as the 4th item would be a target the user already had.
+    cfg = DataConfig(history_len=3, min_history=1, filter_by_category=False)
+    assert candidate_sample("u1", ["m1", "m4", "m3", "m1", "m2"], catalog, cfg) is None
+    s = candidate_sample("u1", ["m1", "m4", "m3", "m2", "m1"], catalog, cfg)
+    assert s is not None and s.target_id == "m2"

@@ -27,7 +27,8 @@ MIN_FUZZY_CHARS = 5  # shorter words are too close to other real titles ("Heat",
 
 class Grounder:
     """`popularity` (item id -> interaction count) decides between same-titled films
-    when no year is stated; without it the film listed first wins."""
+    when no year is stated; without it the film listed first wins. It is read only then
+    (a campaign's is computed on first use), never copied."""
 
     def __init__(
         self,
@@ -39,7 +40,7 @@ class Grounder:
         self._index = TitleIndex(catalog)
         self._order = {item.item_id: n for n, item in enumerate(catalog)}
         self._items = {item.item_id: item for item in catalog}
-        self._popularity = dict(popularity or {})
+        self._popularity: Mapping[str, int] = popularity if popularity is not None else {}
         self.fuzzy_threshold = fuzzy_threshold
 
     def ground(self, said: str) -> ItemRef:
