@@ -117,10 +117,18 @@ def sample_messages(
 
 
 def vote_messages(
-    p: RecMindPrompts, task: str, steps: str, options: Sequence[StepOutput]
+    p: RecMindPrompts,
+    task: str,
+    steps: str,
+    options: Sequence[StepOutput],
+    option_tokens: int | None = None,
 ) -> list[LLMMessage]:
+    """`option_tokens`: what each option may take (its start kept, the cut said)."""
     instruction = f"{task}\nSteps so far:\n{steps}\nChoose the best next step."
-    listed = "\n".join(render_option(i, o) for i, o in enumerate(options, 1))
+    rendered = [render_option(i, o) for i, o in enumerate(options, 1)]
+    if option_tokens is not None:
+        rendered = [cut_text(text, option_tokens) for text in rendered]
+    listed = "\n".join(rendered)
     return _user(p.tot.render("vote", instruction=instruction, options=listed))
 
 

@@ -98,8 +98,13 @@ class Reasoner:
         """Ballots (1-based choices, see `ballots`); one outside the options counts for
         nothing."""
 
+        # The options (sampled steps, their arguments as long as the model wrote them) share
+        # half the room; the states get what is left.
+        room = self.budget.room(pb.vote_messages(self.prompts, self.task, "", []))
+        each = room // (2 * max(1, len(options)))
+
         def build(steps: str) -> list[LLMMessage]:
-            return pb.vote_messages(self.prompts, self.task, steps, options)
+            return pb.vote_messages(self.prompts, self.task, steps, options, each)
 
         msgs = self._fitted(build, states)
         ballots: list[int] = []

@@ -161,3 +161,17 @@ async def test_every_cot_prompt_stays_within_the_context(res: build.RecMindResou
     # every observation was cut to its share, and says so
     assert all(n.observation and "more characters not shown)" in n.observation
                for n in tree.nodes)  # fmt: skip
+
+
+async def test_the_vote_bounds_each_option_as_written(res: build.RecMindResources) -> None:
+    """A sampled step's argument is as long as the model wrote it (a whole task pasted)."""
+    long = StepOutput(thought="t", action="Summarize", argument="word " * 800)
+    short = StepOutput(thought="t", action="Search", argument="heist")
+    r, client = make_reasoner(res, context_tokens=1024)
+    await r.vote([], [long, short], 1)
+    _within(client.calls, Budget(1024))
+    listed = message_text(client.calls[0].messages[-1]).split("Your available options are:\n")[1]
+    first, second = listed.splitlines()[:2]
+    assert first.startswith("1. Thought: t Action: Summarize[word word")
+    assert first.endswith("more characters not shown)")
+    assert second == "2. Thought: t Action: Search[heist]"
