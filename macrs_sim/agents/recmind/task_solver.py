@@ -1,12 +1,12 @@
 """RecMind on its own offline tasks (rating prediction, direct and sequential recommendation,
 explanation): a question in, the agent's final answer and its ranked items out.
 
-`histories` maps each user to their visible (item id, rating or None), oldest first, the
-held-out items already removed: it becomes the memory database's `user_ratings`, so no
-tool can reach a held-out item. Each `solve` uses a fresh reasoner, so calls may run
-concurrently; `solve_traced` also gives the reasoning tree, calls, tokens and seconds. The
-calls are made under the caller's dialogue id (the question being asked), so whoever
-accounts for them can tell which question each call served.
+`histories` maps every user (asked or not) to their visible (item id, rating or None),
+oldest first, the held-out items already removed: it becomes the memory database's
+`user_ratings`, so no tool can reach a held-out item. Each `solve` uses a fresh reasoner,
+so calls may run concurrently; `solve_traced` also gives the reasoning tree, calls, tokens
+and seconds. The calls are made under the caller's dialogue id (the question being
+asked), so whoever accounts for them can tell which question each call served.
 """
 
 from __future__ import annotations

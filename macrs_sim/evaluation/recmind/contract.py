@@ -28,11 +28,13 @@ class TaskSolver(Protocol):
 
 @dataclass(frozen=True)
 class SolverContext:
-    """What a solver may be built from; `histories` hold only the visible items."""
+    """What a solver may be built from; `histories` hold only the visible items, of every
+    user (asked or not: RecMind's memory)."""
 
     client: ChatCompletionClient
     dataset: Dataset
-    # user id -> (item id, rating or None), oldest first, the held-out item never included.
+    # user id -> (item id, rating or None), oldest first, for every user of the dataset;
+    # no user's held-out item is included.
     histories: Mapping[str, Sequence[tuple[str, float | None]]]
     prompts: PromptLibrary
     max_steps: int
