@@ -163,7 +163,9 @@ def add_recmind_eval(ev: argparse._SubParsersAction[Any]) -> None:
     p.add_argument("task", choices=TASKS, help="which task (paper §4)")
     p.add_argument("dataset", help="'demo' or a prepared database (rating needs ratings)")
     p.add_argument("--solver", default="direct", help="comma list: direct, recmind-cot, "
-                   "recmind-tot-bfs, recmind-tot-dfs, recmind-si (default: direct)")  # fmt: skip
+                   "recmind-tot-bfs, recmind-tot-dfs, recmind-si; for direct and sequential "
+                   "also trained rankers: ranker-popularity, ranker-itemcf, ranker-bpr, "
+                   "ranker-sasrec, ranker-bert4rec (default: direct)")  # fmt: skip
     p.add_argument("--prompting", default="zero-shot,few-shot", help="comma list")
     p.add_argument("--model", default="embedded", help="scripted, embedded or a scenario file")
     p.add_argument("--users", type=int, default=100, help="test users sampled (default 100)")

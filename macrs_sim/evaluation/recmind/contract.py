@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.data.dataset import Dataset
+from macrs_sim.data.splits import Interactions
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.tools import ToolCallLog
 
@@ -23,7 +24,12 @@ class SolverAnswer:
 
 
 class TaskSolver(Protocol):
-    async def solve(self, question: str, *, user_id: str) -> SolverAnswer: ...
+    async def solve(
+        self, question: str, *, user_id: str, candidates: Sequence[str] = ()
+    ) -> SolverAnswer:
+        """`candidates`: the ranking tasks' candidate ids in the order the question shows
+        them (a trained ranker scores them; an LLM solver reads the question)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,10 @@ class SolverContext:
     recmind_options: Mapping[str, Any] = field(default_factory=dict)
     # The client's sampling temperature (ToT's ballots follow it unless the options say).
     temperature: float = 0.0
+    # The run's interactions (a trained ranker fits its leave-one-out split); how many
+    # items a ranking answer gives.
+    interactions: Interactions | None = None
+    top_n: int = 10
 
 
 SolverFactory = Callable[[SolverContext], TaskSolver]

@@ -88,7 +88,7 @@ async def evaluate(
 ) -> EvalResult:
     """`progress(total questions)` returns what to call after each answer."""
     for name in settings.solvers:
-        check_solver(name)
+        check_solver(name, settings.task)
     cfg = DataConfig(dataset=settings.dataset)
     dataset = open_dataset(cfg)
     data = interactions_of(dataset, cfg)
@@ -115,7 +115,7 @@ async def evaluate(
     client, judge = await _clients(settings, [i.display_title for i in dataset.catalog])
     try:
         env = TaskEnv(settings, dataset, items, cases, PromptLibrary(), client, judge,
-                      model_name(settings.model), questions, memory)  # fmt: skip
+                      model_name(settings.model), questions, memory, data)  # fmt: skip
         step = (
             progress(len(cases) * len(settings.solvers) * len(settings.prompting))
             if progress

@@ -8,6 +8,8 @@ kept (`SolverAnswer`): the items are the ranked list, the text its wording.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.agents.recmind.task_solver import RecMindTaskSolver, build_task_solver
 from macrs_sim.evaluation.recmind.contract import (
@@ -30,7 +32,9 @@ class RecMindSolver:
     def __init__(self, agent: RecMindTaskSolver) -> None:
         self.agent = agent
 
-    async def solve(self, question: str, *, user_id: str) -> SolverAnswer:
+    async def solve(
+        self, question: str, *, user_id: str, candidates: Sequence[str] = ()
+    ) -> SolverAnswer:
         answer = await self.agent.solve(question, user_id=user_id)
         return SolverAnswer(answer.answer, answer.items)
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.data.dataset import Dataset
+from macrs_sim.data.splits import Interactions
 from macrs_sim.evaluation.recmind.answers import parse_explanation
 from macrs_sim.evaluation.recmind.cases import TaskCase
 from macrs_sim.evaluation.recmind.contract import SolverAnswer, SolverContext, TaskSolver
@@ -52,6 +53,8 @@ class TaskEnv:
     # Every user's visible interactions (item id, rating or None), oldest first: what a
     # solver's memory may hold (RecMind's user_ratings); no test target is in it.
     memory: Mapping[str, Sequence[tuple[str, float | None]]]
+    # The interactions the cases come from (a trained ranker fits their split).
+    interactions: Interactions | None = None
 
 
 def describe(err: BaseException) -> str:
@@ -96,7 +99,9 @@ class _Run:
         start = time.perf_counter()
         try:
             with calling(CallContext(role=role, dialogue_id=question_id, system=self.label)):
-                answer = await self.solver.solve(question, user_id=case.user_id)
+                answer = await self.solver.solve(
+                    question, user_id=case.user_id, candidates=case.candidates
+                )
         except Exception as err:  # the question is lost (a miss), the run goes on
             answer, error = SolverAnswer(""), describe(err)
         seconds = time.perf_counter() - start
@@ -118,6 +123,7 @@ async def run_one(
     ctx = SolverContext(
         client, env.dataset, env.memory, env.prompts, env.settings.max_steps, tool_log,
         recmind_options=env.settings.recmind, temperature=env.settings.temperature,
+        interactions=env.interactions, top_n=env.questions.top_n,
     )  # fmt: skip
     solver = solver_factory(solver_name)(ctx)
     run = _Run(env, f"{solver_name}|{prompting}", solver, judge, log)

@@ -159,6 +159,33 @@ def test_memory_holds_every_users_visible_ratings_whoever_is_asked(
     assert average == ((4.0 + 4.5) / 2,)
 
 
+def test_a_trained_ranker_orders_the_candidates_by_its_scores(
+    ml_db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Popularity over the leave-one-out training part: user 1's first two items (1, 2),
+    user 2's first (5), user 3's two (7, 8; too few to test): 1, 2, 5, 7, 8 once, the rest
+    never. A case's candidates: most counted first, ties in the order shown."""
+    out = tmp_path / "o"
+    code, text, _ = run(capsys, "direct", str(ml_db), "--model", "scripted", "--solver",
+                        "ranker-popularity", "--candidates", "4", "--prompting", "zero-shot",
+                        "--out", str(out))  # fmt: skip
+    assert code == 0, text
+    counts = {"1": 1, "2": 1, "5": 1, "7": 1, "8": 1}
+    lines = [json.loads(x) for x in (out / "answers.jsonl").read_text().splitlines()]
+    assert [x["user_id"] for x in lines] == ["1", "2"]
+    for x in lines:
+        shown = x["candidates"]
+        expected = sorted(shown, key=lambda i: (-counts.get(i, 0), shown.index(i)))
+        assert x["ranked"] == expected and x["ranked_from"] == "items"
+        assert x["llm_calls"] == 0 and x["unmatched"] == []
+    # seed 0 showed user 1 (4, 8, 6, 7): 8 and 7 counted -> 8, 7, 4, 6 (target 4 third);
+    # user 2 (3, 6, 2, 8): 2 and 8 counted -> 2, 8, 3, 6 (target 6 fourth)
+    assert [x["ranked"] for x in lines] == [["8", "7", "4", "6"], ["2", "8", "3", "6"]]
+    (row,) = results(out)
+    assert row["NDCG@5"] == pytest.approx((1 / math.log2(4) + 1 / math.log2(5)) / 2)
+    assert row["HR@5"] == 1.0 and row["unparsable"] == 0 and row["llm_calls_per_question"] == 0
+
+
 def test_every_planner_option_is_reachable_with_set(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -204,6 +231,10 @@ def test_every_planner_option_is_reachable_with_set(
         (("direct", "demo", "--model", "nope.toml"), "nope.toml: scenario file not found"),
         (("direct", "nope.sqlite"), "data.dataset: nope.sqlite: no such database"),
         (("direct", "demo", "--set", "tot_breadth"), "--set 'tot_breadth': expected KEY=VALUE"),
+        (
+            ("explanation", "demo", "--solver", "direct,ranker-popularity"),
+            "--solver 'ranker-popularity': a ranker answers ranking tasks only (direct, ",
+        ),
         (("direct", "demo", "--set", "planner=cot"), "--set: planner: not here (--solver names"),
         (("direct", "demo", "--set", "nope=1"), "--set: unknown RecMind option 'nope'; expected"),
         (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -38,7 +38,9 @@ class FakeSolver:
         self.answers = answers
         self.seen: list[tuple[str, str]] = []
 
-    async def solve(self, question: str, *, user_id: str) -> SolverAnswer:
+    async def solve(
+        self, question: str, *, user_id: str, candidates: Sequence[str] = ()
+    ) -> SolverAnswer:
         self.seen.append((user_id, question))
         if user_id not in self.answers:
             raise RuntimeError("tool failed\nsecond line")
@@ -100,7 +102,9 @@ class ListingSolver:
     def __init__(self, items: Mapping[str, tuple[str, ...]]) -> None:
         self.items = items
 
-    async def solve(self, question: str, *, user_id: str) -> SolverAnswer:
+    async def solve(
+        self, question: str, *, user_id: str, candidates: Sequence[str] = ()
+    ) -> SolverAnswer:
         return SolverAnswer("You will like these.", self.items.get(user_id, ()))
 
 
