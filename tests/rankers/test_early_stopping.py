@@ -66,3 +66,18 @@ def test_smoothing_outlasts_a_lucky_epoch_and_the_limit_is_reported() -> None:
 def test_min_epochs_is_capped_by_the_epoch_limit() -> None:
     s = run([0.5, 0.1, 0.1], SASRecParams(epochs=3))
     assert (s.epochs_run, s.best_epoch, s.stopped_early) == (3, 1, False)
+
+
+def test_bert4rec_waits_out_a_longer_plateau() -> None:
+    from macrs_sim.rankers.torch.bert4rec import BERT4RecParams
+
+    # A peak at epoch 5, a plateau at 0.03 to epoch 45, a climb of 0.002 an epoch to 0.06 at
+    # epoch 60, then 0.05. The 3-epoch mean's records: epoch 7 ((0.04 + 0.03 + 0.03) / 3),
+    # then from epoch 48 ((0.032 + 0.034 + 0.036) / 3) to 60; none after.
+    curve = [0.02] * 4 + [0.04] + [0.03] * 40
+    curve += [0.03 + 0.002 * (e - 45) for e in range(46, 61)] + [0.05] * 100
+    s = run(curve, BERT4RecParams())
+    assert (s.epochs_run, s.best_epoch, s.stopped_early) == (80, 60, True)
+    # SASRec's minimum (20) would have stopped it 20 epochs after epoch 7, on the plateau.
+    short = run(curve, BERT4RecParams(min_epochs=20))
+    assert (short.epochs_run, short.best_epoch, short.stopped_early) == (27, 5, True)
