@@ -67,7 +67,10 @@ def prepare(
     from macrs_sim.rankers.train import make_params, train_ranker
 
     split = campaign_split(data, samples)
-    params = make_params(options.base_ranker, options.ranker_params)
+    given = options.ranker_params
+    if options.base_ranker == "sasrec" and "loss" not in given:
+        given = {**given, "loss": "bpr"}  # the paper's stage 1 trains with BPR (Eq. 4)
+    params = make_params(options.base_ranker, given)
     base = train_ranker(options.base_ranker, data, split, params, cache_dir).ranker
     backbone = params if options.base_ranker == "sasrec" else None
     retriever = attribute_retriever(options, data, split, dataset, base, cache_dir, backbone)
