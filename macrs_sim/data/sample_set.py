@@ -84,7 +84,8 @@ def _sample(path: Path, lineno: int, line: str, catalog: Catalog) -> Sample:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "record"
         raise DataError(f"{path}:{lineno}: bad sample ({where}: {first['msg']})") from None
-    missing = [i for i in (*sample.history, sample.target_id) if i not in catalog]
+    shown = (*sample.history, *(sample.pre_target or ()), sample.target_id)
+    missing = [i for i in shown if i not in catalog]
     if missing:
         raise DataError(f"{path}:{lineno}: item {missing[0]!r} is not in the dataset's catalog")
     if not sample.opening:

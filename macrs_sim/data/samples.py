@@ -103,16 +103,24 @@ def build_samples(dataset: Dataset, cfg: DataConfig) -> list[Sample]:
 def with_pre_target(samples: Sequence[Sample], dataset: Dataset, cfg: DataConfig) -> list[Sample]:
     """Samples read from a sample set written before `pre_target` was recorded, given the
     window from the dataset: the user's first `history_len` items when the next one is the
-    sample's target. A sample whose user's record does not show that keeps None (its
-    `system_history` is then its history, the best that is known)."""
+    sample's target. DataError when a sample's user record does not show that, or shows a
+    target the window already holds (a re-rating): such a set must be built again."""
     if all(s.pre_target is not None for s in samples):
         return list(samples)
     prefixes = dataset.prefixes(cfg.history_len + 1)
     out = []
     for s in samples:
-        items = prefixes.get(s.user_id, ())
-        shows_target = len(items) > cfg.history_len and items[cfg.history_len] == s.target_id
-        if s.pre_target is None and shows_target:
-            s = s.model_copy(update={"pre_target": tuple(items[: cfg.history_len])})
+        if s.pre_target is None:
+            items = prefixes.get(s.user_id, ())
+            window = tuple(items[: cfg.history_len])
+            shows = len(items) > cfg.history_len and items[cfg.history_len] == s.target_id
+            if not shows or s.target_id in window:
+                raise DataError(
+                    f"sample {s.sample_id}: user {s.user_id!r}'s first {cfg.history_len} "
+                    f"items are not followed by target {s.target_id!r}"
+                    + (" (the window already holds it)" if shows else "")
+                    + "; build the sample set again with `macrs-sim samples build`"
+                )
+            s = s.model_copy(update={"pre_target": window})
         out.append(s)
     return out

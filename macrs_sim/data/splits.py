@@ -128,12 +128,18 @@ def leave_one_out(data: Interactions) -> Split:
     return Split("leave-one-out", train, tuple(validation), tuple(test), "leave-one-out")
 
 
-def _visible(data: Interactions, samples: Sequence[Sample]) -> dict[str, tuple[int, ...]]:
+def _visible(
+    data: Interactions, samples: Sequence[Sample], *, strict: bool = True
+) -> dict[str, tuple[int, ...]]:
+    """Each user's sequence up to their sample's target. A sample whose target is not in its
+    user's record is a DataError, or, not `strict`, has nothing to hide."""
     index = {item_id: i for i, item_id in enumerate(data.item_ids)}
     visible = dict(data.sequences)
     for s in samples:
         seq = data.sequences.get(s.user_id, ())
         target = index.get(s.target_id)
+        if (target is None or target not in seq) and not strict:
+            continue
         if target is None or target not in seq:
             raise DataError(
                 f"sample {s.sample_id}: target {s.target_id!r} is not among user "
@@ -189,9 +195,12 @@ def with_visible_popularity(
     )
 
 
-def campaign_dataset(dataset: Dataset, data: Interactions, samples: Sequence[Sample]) -> Dataset:
-    """`dataset` as a campaign's systems may see it: popularity without samples' targets."""
-    return with_visible_popularity(dataset, data, _visible(data, samples))
+def campaign_dataset(
+    dataset: Dataset, data: Interactions, samples: Sequence[Sample], *, strict: bool = True
+) -> Dataset:
+    """`dataset` as a campaign's systems may see it: popularity without samples' targets
+    (`strict`: see _visible)."""
+    return with_visible_popularity(dataset, data, _visible(data, samples, strict=strict))
 
 
 class _Deferred(Mapping[str, int]):
@@ -218,9 +227,12 @@ def deferred_campaign_dataset(
     dataset: Dataset, cfg: DataConfig, samples: Callable[[], Sequence[Sample]]
 ) -> Dataset:
     """campaign_dataset's view, built on first use of its popularity or prefixes: what a
-    campaign's systems are given (SystemContext.dataset). The catalog is the dataset's."""
+    campaign's systems are given (SystemContext.dataset). The catalog is the dataset's.
+    It is read mid-dialogue (the grounder, tools), so a hand-made sample whose target is not
+    in its user's record hides nothing rather than failing there; the trainers' split
+    (campaign_split) still refuses such a sample set before anything runs."""
     view = functools.cache(
-        lambda: campaign_dataset(dataset, interactions_of(dataset, cfg), samples())
+        lambda: campaign_dataset(dataset, interactions_of(dataset, cfg), samples(), strict=False)
     )
     return dataclasses.replace(
         dataset,

@@ -18,6 +18,7 @@ from autogen_core import CancellationToken
 
 from macrs_sim.agents.base import Recommender
 from macrs_sim.campaign.dialogue import ground_turn, within_item_limit
+from macrs_sim.config import ProtocolConfig
 from macrs_sim.data.grounding import Grounder
 from macrs_sim.protocol import DialogueState, Exchange, ItemRef, SystemTurn, UserTurn
 
@@ -49,7 +50,7 @@ class RecommenderChatAgent(BaseChatAgent):
     `build(dialogue_id)` makes the system; one system instance serves one dialogue, and
     `on_reset` closes it and starts the next dialogue (`dialogue_id` + "/2", "/3", ...)
     with a fresh one. With a `grounder`, recommended titles get catalog ids as in campaigns;
-    with `max_items_per_turn`, a turn shows at most that many items, as in campaigns.
+    a turn shows at most `max_items_per_turn` items (the protocol's default), as in campaigns.
     """
 
     def __init__(
@@ -59,7 +60,7 @@ class RecommenderChatAgent(BaseChatAgent):
         dialogue_id: str,
         max_turns: int = 5,
         grounder: Grounder | None = None,
-        max_items_per_turn: int | None = None,
+        max_items_per_turn: int = ProtocolConfig().max_items_per_turn,
         name: str | None = None,
         description: str = "A conversational recommender system.",
     ) -> None:
@@ -102,8 +103,7 @@ class RecommenderChatAgent(BaseChatAgent):
         if self.state is None or self.pending is not None:
             raise ValueError("the system speaks only after a user turn")
         turn = await self.system.respond(self.state)
-        if self.max_items_per_turn is not None:  # the campaign's rule, the same for a person
-            turn = within_item_limit(turn, self.max_items_per_turn)
+        turn = within_item_limit(turn, self.max_items_per_turn)  # the campaigns' rule
         self.pending = ground_turn(turn, self.grounder) if self.grounder else turn
         return self.pending
 

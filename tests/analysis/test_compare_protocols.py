@@ -73,7 +73,12 @@ def run_dir(
 
 
 def turns(n: int, **protocol: int) -> dict[str, Any]:
-    return {"protocol": {"max_turns": n, "final_list_k": 10, **protocol}}
+    return {"protocol": {"max_turns": n, "final_list_k": 10, "max_items_per_turn": 1, **protocol}}
+
+
+def old_turns(n: int) -> dict[str, Any]:
+    """A run made before max_items_per_turn existed (no limit on items a turn)."""
+    return {"protocol": {"max_turns": n, "final_list_k": 10}}
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -84,7 +89,6 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 
 def test_same_protocol_is_one_report_as_before(tmp_path: Path) -> None:
-    # b lacks max_items_per_turn (a run made before it existed): it showed 1 item, as a did.
     a = run_dir(
         tmp_path, "a", tables=turns(5, max_items_per_turn=1), meta={"system_history": HISTORY}
     )
@@ -219,3 +223,13 @@ def test_split_through_the_cli_names_each_group(
     assert lines[1].startswith("group 1: cmp/group-1/report.md  protocol.max_turns = 5, ")
     assert lines[2].startswith("group 2: cmp/group-2/report.md  protocol.max_turns = 1, ")
     assert (tmp_path / "cmp" / "group-2" / "report.md").is_file()
+
+
+def test_a_run_made_before_the_item_limit_matches_only_another_such_run(tmp_path: Path) -> None:
+    # Before max_items_per_turn existed there was no limit (InteRecAgent showed up to 20).
+    old_a = load_run(run_dir(tmp_path, "a", tables=old_turns(5)))
+    old_b = load_run(run_dir(tmp_path, "b", tables=old_turns(5)))
+    new = load_run(run_dir(tmp_path, "c", tables=turns(5)))
+    assert differences([old_a, old_b]) == []
+    (diff,) = [d for d in differences([old_a, new]) if "max_items_per_turn" in str(d)]
+    assert "not recorded (no limit)" in str(diff) and "1" in str(diff)

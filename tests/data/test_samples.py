@@ -135,11 +135,16 @@ def test_sample_sets_without_a_window_get_it_from_the_dataset(catalog: Catalog) 
     assert old.pre_target is None and old.system_history == ("m4", "m7")
     (filled,) = with_pre_target([old], ds, cfg)
     assert filled.pre_target == ("m1", "m4", "m7", "m3")
-    # A user whose record does not show the target next (edited, or not in the dataset)
-    # keeps None rather than a window that is not the sample's.
+    # A user whose record does not show the target next (edited, or not in the dataset),
+    # or shows one the window already holds (a re-rating), is refused: rebuild the set.
     other = old.model_copy(update={"target_id": "m5"})
     stranger = old.model_copy(update={"user_id": "nobody"})
-    assert [s.pre_target for s in with_pre_target([other, stranger], ds, cfg)] == [None, None]
+    for bad in (other, stranger):
+        with pytest.raises(DataError, match="build the sample set again"):
+            with_pre_target([bad], ds, cfg)
+    rerated = _dataset(catalog, {"u1": ["m1", "m4", "m7", "m3", "m1"]}, {})
+    with pytest.raises(DataError, match=r"target 'm1' \(the window already holds it\)"):
+        with_pre_target([old.model_copy(update={"target_id": "m1"})], rerated, cfg)
 
 
 def test_a_target_the_window_already_holds_is_not_eligible(catalog: Catalog) -> None:

@@ -137,3 +137,19 @@ def test_tool_database_is_keyed_by_popularity_counts(tmp_path: Path) -> None:
     fewer = {**dataset.popularity, item: dataset.popularity[item] - 1}
     second = tool_database(dataclasses.replace(dataset, popularity=fewer), tmp_path)
     assert first != second and tool_database(dataset, tmp_path) == first
+
+
+def test_the_deferred_system_view_hides_nothing_for_a_sample_foreign_to_the_dataset() -> None:
+    """Read mid-dialogue (grounding a shared title), it must not fail a dialogue: a sample
+    whose user or target is not in the dataset has nothing after its target to hide."""
+    from macrs_sim.data.dataset import open_dataset
+    from macrs_sim.data.splits import deferred_campaign_dataset, interactions_of
+
+    cfg = DataConfig()
+    dataset = open_dataset(cfg)
+    some_item = next(iter(dataset.catalog)).item_id
+    stranger = Sample(sample_id="s-x", user_id="nobody", history=(), target_id=some_item)
+    view = deferred_campaign_dataset(dataset, cfg, lambda: [stranger])
+    assert dict(view.popularity) == dict(dataset.popularity)
+    with pytest.raises(DataError, match="is not among user 'nobody'"):
+        campaign_split(interactions_of(dataset, cfg), [stranger])

@@ -3,8 +3,8 @@
 A run's protocol, as far as comparing numbers goes, is:
 
 - `protocol.max_turns`, `protocol.final_list_k`, `protocol.max_items_per_turn` from its
-  `scenario.resolved.toml` (a field the file lacks has the default it ran with: runs made
-  before `max_items_per_turn` existed showed 1 item a turn);
+  `scenario.resolved.toml` (a field the file lacks has the default it ran with, except
+  `max_items_per_turn`: runs made before it existed had no limit, "not recorded");
 - `simulator.kind` and `simulator.model`: the simulator's model config (its own, else the
   scenario's `[model]`) as backend, model name and redacted base URL, never a key; a
   rule-based simulator has no model;
@@ -89,10 +89,21 @@ def _simulator(scenario: Mapping[str, Any]) -> dict[str, str]:
     return {"simulator.kind": kind, "simulator.model": _model_identity(model)}
 
 
+# A run made before `max_items_per_turn` existed had no limit (InteRecAgent showed up to
+# 20 items a turn): it matches only another such run, never a limited one.
+UNLIMITED_BEFORE = {"max_items_per_turn": "not recorded (no limit)"}
+
+
 def _protocol(scenario: Mapping[str, Any]) -> dict[str, str]:
     given = scenario.get("protocol", {})
     defaults = ProtocolConfig()
-    return {f"protocol.{f}": str(given.get(f, getattr(defaults, f))) for f in PROTOCOL_FIELDS}
+
+    def value(f: str) -> str:
+        if f in given:
+            return str(given[f])
+        return UNLIMITED_BEFORE.get(f) or str(getattr(defaults, f))
+
+    return {f"protocol.{f}": value(f) for f in PROTOCOL_FIELDS}
 
 
 def _json_object(meta: Mapping[str, str], key: str) -> dict[str, Any]:
