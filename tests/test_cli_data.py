@@ -20,7 +20,8 @@ def write_zip(path: Path, n_users: int = 6, per_user: int = 22) -> Path:
     ratings = ["userId,movieId,rating,timestamp"]
     for u in range(1, n_users + 1):
         for step in range(per_user):
-            ratings.append(f"{u},{(u * 7 + step * 3) % 30 + 1},4.0,{1000 + step}")
+            # distinct films per user: a re-rated 21st item is not a held-out target
+            ratings.append(f"{u},{(u * 7 + step) % 30 + 1},4.0,{1000 + step}")
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("ml-latest-small/movies.csv", "\n".join(movies) + "\n")
         z.writestr("ml-latest-small/ratings.csv", "\n".join(ratings) + "\n")

@@ -80,7 +80,8 @@ def test_interecagent_session_is_the_papers_protocol() -> None:
         {"long_term_memory": False, "reflection": False},
     ]  # session-wise (§4.1) and the ablations of Figure 5
     text = (SCENARIOS / "interecagent_session.toml").read_text("utf-8")
-    assert "macrs-sim eval interecagent session runs/interecagent_session-" in text
+    # The paper's own protocol: run through `eval interecagent session` (5 items a turn).
+    assert "macrs-sim eval interecagent session scenarios/interecagent_session.toml" in text
 
 
 @pytest.mark.textmodel  # InteRecAgent's toolkit loads the sentence-transformers model
