@@ -1,0 +1,218 @@
+"""The backend x system matrix's rows: which systems, the scenario each row runs, the checks
+on what it stored, and llama-cpp-python's own server on 127.0.0.1 (test_backend_matrix.py).
+
+Every registered LLM system, with the options that make it a different system to drive
+(InteRecAgent's `plan_first`, RecMind's planner), appears once in `SYSTEMS`; a test checks
+that the registry holds no LLM kind the matrix leaves out. Options that only bound the cost
+(training epochs, planner breadth, step limits) are set here and said why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from macrs_sim.agents.recmind.options import PLANNERS
+from macrs_sim.campaign.runner import run_campaign_async
+from macrs_sim.config import Scenario, parse_scenario
+from macrs_sim.llm.gguf import default_gguf_path
+from macrs_sim.protocol import DialogueResult, LLMCallRecord
+from macrs_sim.store import RunStore
+
+# The trained rankers of InteRecAgent and ToolRec, kept tiny: the matrix checks that the
+# systems run on every backend, not what their models learn. Checkpoints are cached by
+# dataset, split and these parameters, so the module trains each once (its rows share the
+# data config, hence the split, and one cache directory).
+SASREC = {"epochs": "2", "dim": "16", "patience": "1"}
+
+
+@dataclass(frozen=True)
+class MatrixSystem:
+    """One column of the matrix: a `[[systems]]` entry, and what it is called in test ids."""
+
+    id: str
+    entry: Mapping[str, Any]
+    # Bounds for the real-model rows only (CPU llama.cpp at ~40 ms a token): fewer steps,
+    # candidates and votes, the same planner and code paths.
+    small: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return str(self.entry["name"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.entry["kind"])
+
+    def options(self, *, small: bool = False) -> dict[str, Any]:
+        return {**self.entry, **(self.small if small else {})}
+
+
+def _interecagent(plan_first: bool) -> MatrixSystem:
+    return MatrixSystem(
+        id=f"interecagent-{'plan_first' if plan_first else 'react'}",
+        entry={
+            "name": f"InteRecAgent plan_first={plan_first}",
+            "kind": "interecagent",
+            "plan_first": plan_first,
+            # Its default ranker (SASRec without position embedding), trained small.
+            "ranker_params": {"position": "false", **SASREC},
+            # The 3 closest demonstrations by token overlap: "auto" embeds them with the
+            # sentence-transformers model, which the `textmodel` tests cover.
+            "demo_retrieval": "tokens",
+        },
+        # One demonstration and no critic (the critic and its re-plan run in the fast rows):
+        # each is a ~1,000-token prompt, ~30 s of CPU llama.cpp.
+        small={"n_demonstrations": 1, "reflection": False, "max_react_steps": 2},
+    )
+
+
+def _recmind(planner: str) -> MatrixSystem:
+    return MatrixSystem(
+        id=f"recmind-{planner}",
+        entry={"name": f"RecMind {planner}", "kind": "recmind", "planner": planner},
+        # One tool step, two candidate states, one vote, two paths: each planner's own loop
+        # (sampling, voting, backtracking, inspiring) still runs once.
+        small={"max_steps": 1, "tot_breadth": 2, "tot_votes": 1, "si_max_paths": 2},
+    )
+
+
+SYSTEMS: tuple[MatrixSystem, ...] = (
+    MatrixSystem("macrs", {"name": "MACRS", "kind": "macrs"}),
+    MatrixSystem("single_llm", {"name": "single-LLM", "kind": "single_llm"}),
+    _interecagent(plan_first=True),
+    _interecagent(plan_first=False),
+    *(_recmind(planner) for planner in PLANNERS),
+    MatrixSystem(
+        "toolrec",
+        {
+            "name": "ToolRec",
+            "kind": "toolrec",
+            # The paper's trained attribute tools on the default SASRec backbone, trained small.
+            "ranker_params": SASREC,
+            "retriever_params": {"tune_epochs": "1", "tune_patience": "1"},
+        },
+        small={"max_rounds": 2, "history_items": 5},
+    ),
+)
+
+# Every row draws the same samples (so the same campaign split: trained models are reused).
+DATA = {"n_samples": 2, "history_len": 5, "min_history": 2, "seed": 0}
+
+
+def scenario(
+    name: str,
+    model: Mapping[str, Any],
+    systems: Sequence[Mapping[str, Any]],
+    *,
+    simulator: str,
+    n_samples: int,
+    max_turns: int,
+    final_list_k: int = 5,
+    concurrency: int = 4,
+) -> Scenario:
+    return parse_scenario(
+        {
+            "name": name,
+            "model": dict(model),
+            "data": {**DATA, "n_samples": n_samples},
+            "simulator": {"kind": simulator},
+            "protocol": {"max_turns": max_turns, "final_list_k": final_list_k},
+            "campaign": {"concurrency": concurrency},
+            # Every call reaches the backend (a cache would answer repeated prompts itself).
+            "cache": {"enabled": False},
+            "systems": [dict(s) for s in systems],
+        }
+    )
+
+
+@dataclass(frozen=True)
+class Stored:
+    results: list[DialogueResult]
+    calls: list[LLMCallRecord]
+    wall_s: float
+
+    def calls_of(self, system: str) -> list[LLMCallRecord]:
+        return [c for c in self.calls if c.system == system]
+
+
+async def run_row(sc: Scenario, output_dir: Path) -> Stored:
+    """Run the campaign and check what every matrix row must hold: the run finished, every
+    (system, sample) dialogue is stored, none is an error, and every system called the model.
+    """
+    result = await run_campaign_async(sc, output_dir=output_dir, progress=False, report=False)
+    with RunStore.open(result.store_path) as store:
+        stored = Stored(store.read_results(), store.read_calls(), result.wall_s)
+    expected = len(sc.systems) * sc.data.n_samples
+    assert (result.status, result.stored, result.expected) == ("finished", expected, expected)
+    per_system = Counter(r.system for r in stored.results)
+    assert per_system == {s.name: sc.data.n_samples for s in sc.systems}
+    errors = {f"{r.system} / {r.sample_id}": r.error for r in stored.results if r.status == "error"}
+    assert not errors, errors
+    for r in stored.results:
+        assert r.status in ("success", "failure")
+        assert 1 <= len(r.exchanges) <= sc.protocol.max_turns
+        assert all(ex.system.text.strip() for ex in r.exchanges), r.system
+    silent = [s.name for s in sc.systems if not stored.calls_of(s.name)]
+    assert not silent, f"systems that never called the model: {silent}"
+    return stored
+
+
+# --- llama-cpp-python's OpenAI-compatible server -------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_until_serving(
+    url: str, proc: subprocess.Popen[bytes], log: Path, timeout_s: float
+) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            tail = log.read_text(errors="replace")[-2000:]
+            raise AssertionError(f"llama_cpp.server exited with code {proc.returncode}:\n{tail}")
+        try:
+            with urllib.request.urlopen(f"{url}/models", timeout=2) as resp:
+                if json.load(resp)["data"]:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError(f"llama_cpp.server not serving after {timeout_s} s")
+
+
+@contextmanager
+def llama_cpp_server(model_alias: str, log: Path, timeout_s: float = 180) -> Iterator[str]:
+    """`python -m llama_cpp.server` with the embedded model's GGUF on 127.0.0.1; its base URL."""
+    port = free_port()
+    argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(default_gguf_path())]
+    argv += ["--model_alias", model_alias, "--host", "127.0.0.1", "--port", str(port)]
+    # The in-process backend's settings: the same context, seed and threads.
+    argv += ["--n_ctx", "4096", "--seed", "0", "--n_threads", str(os.cpu_count() or 1)]
+    with log.open("wb") as out:
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/v1"
+    try:
+        _wait_until_serving(url, proc, log, timeout_s)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
