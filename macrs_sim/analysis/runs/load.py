@@ -21,8 +21,8 @@ from typing import Any
 import pandas as pd
 
 from macrs_sim.agents.registry import variant_label
-from macrs_sim.analysis.runs.access import run_access
 from macrs_sim.analysis.metrics.outcomes import is_hit
+from macrs_sim.analysis.runs.access import run_access
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
