@@ -83,11 +83,18 @@ def print_table(
     caption = counting_caption(metrics)
     if access:
         caption += "\n" + access.limits_line()
-    table = Table(title="Metrics", caption=caption)
+    # No outer padding: with the History column the table still fits 80 columns.
+    table = Table(title="Metrics", caption=caption, pad_edge=not access)
+    rows = [_cells(m, ks, access) for m in metrics]
+    names = 2 if access else 1  # System (and History): kept whole, the numbers' headers wrap
     for i, header in enumerate(_headers(ks, access)):
-        table.add_column(header, justify="left" if i < (2 if access else 1) else "right")
-    for m in metrics:
-        table.add_row(*_cells(m, ks, access))
+        if i < names:
+            widest = max([len(header), *(len(r[i]) for r in rows)])
+            table.add_column(header, justify="left", no_wrap=True, min_width=widest)
+        else:
+            table.add_column(header, justify="right")
+    for row in rows:
+        table.add_row(*row)
     (console or Console()).print(table)
 
 
