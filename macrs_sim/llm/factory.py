@@ -27,10 +27,12 @@ from macrs_sim.llm.context import current_call
 from macrs_sim.llm.embedded import MISSING_LLAMA_CPP, LlamaCppClient
 from macrs_sim.llm.gguf import resolve_gguf
 from macrs_sim.llm.lean import build_lean_client
+from macrs_sim.llm.lean.build import lean_probe_client
 from macrs_sim.llm.openai_backend import (
     build_openai_client,
     check_endpoint,
     resolve_structured_outputs,
+    sdk_probe_client,
 )
 from macrs_sim.llm.retry import RetryingClient
 from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient
@@ -178,7 +180,8 @@ async def preflight(cfg: ModelConfig, notify: Callable[[str], None] | None = Non
         await asyncio.to_thread(resolve_gguf, cfg)
     elif isinstance(cfg, OpenAIModel):
         await check_endpoint(cfg)
-        return await resolve_structured_outputs(cfg, notify)
+        probe = lean_probe_client if cfg.client == "lean" else sdk_probe_client
+        return await resolve_structured_outputs(cfg, notify, probe_client=probe)
     elif not isinstance(cfg, ScriptedModel):
         raise TypeError(f"unknown model config {type(cfg).__name__}")
     return cfg

@@ -147,26 +147,37 @@ def _endpoint_client(
 
 async def _auto_mode(cfg: OpenAIModel, url: str, key: str) -> Mode:
     """What the probe found for `url` (at preflight, or now if no preflight ran here)."""
-    return (await endpoint_probe(url, cfg.model, partial(_probe_client, cfg, url, key))).mode
+    return (await endpoint_probe(url, cfg.model, partial(sdk_probe_client, cfg, url, key))).mode
 
 
-def _probe_client(cfg: OpenAIModel, url: str, key: str, mode: Mode) -> ChatCompletionClient:
+# (cfg, url, key, mode) -> the client one probe request goes through.
+ProbeClient = Callable[[OpenAIModel, str, str, Mode], ChatCompletionClient]
+
+
+def sdk_probe_client(cfg: OpenAIModel, url: str, key: str, mode: Mode) -> ChatCompletionClient:
+    """A probe through autogen's SDK client (`client = "sdk"`; lean/build.py has the lean one)."""
     probing = cfg.model_copy(update={"structured_outputs": mode, "max_tokens": PROBE_MAX_TOKENS})
     return _endpoint_client(probing, url, key, temperature=0.0)
 
 
 async def resolve_structured_outputs(
-    cfg: OpenAIModel, notify: Callable[[str], None] | None = None
+    cfg: OpenAIModel,
+    notify: Callable[[str], None] | None = None,
+    *,
+    probe_client: ProbeClient,
 ) -> OpenAIModel:
     """`cfg` with "auto" replaced by the first mode every endpoint accepts (probed once per
-    endpoint and process); `notify` hears which, and why. Other modes come back as they are."""
+    endpoint and process); `notify` hears which, and why. Other modes come back as they are.
+
+    `probe_client` builds the client the probe sends through: the one `cfg.client` names,
+    so the server sees the campaign's own requests (headers and all) when it is asked."""
     if cfg.structured_outputs != "auto":
         return cfg
     key = api_key(cfg)
     urls = [url or DEFAULT_BASE_URL for url in cfg.endpoints()]
     try:
         found = await asyncio.gather(
-            *(endpoint_probe(u, cfg.model, partial(_probe_client, cfg, u, key)) for u in urls)
+            *(endpoint_probe(u, cfg.model, partial(probe_client, cfg, u, key)) for u in urls)
         )
     except ProbeUnavailableError as busy:
         # A server that is down for a moment must not stop a campaign from starting: the

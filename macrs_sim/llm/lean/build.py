@@ -67,9 +67,10 @@ def _sdk_client(cfg: OpenAIModel, url: str, key: str, temperature: float) -> Cha
 
 async def _auto_mode(cfg: OpenAIModel, url: str, key: str) -> Mode:
     """What the probe found for `url` (shared with the SDK path's probe, per endpoint)."""
-    return (await endpoint_probe(url, cfg.model, partial(_probe_client, cfg, url, key))).mode
+    return (await endpoint_probe(url, cfg.model, partial(lean_probe_client, cfg, url, key))).mode
 
 
-def _probe_client(cfg: OpenAIModel, url: str, key: str, mode: Mode) -> ChatCompletionClient:
+def lean_probe_client(cfg: OpenAIModel, url: str, key: str, mode: Mode) -> ChatCompletionClient:
+    """A probe through the lean client (`client = "lean"`), at preflight or deferred."""
     probing = cfg.model_copy(update={"structured_outputs": mode, "max_tokens": PROBE_MAX_TOKENS})
     return lean_endpoint_client(probing, url, key, temperature=0.0)
