@@ -11,6 +11,12 @@ are real models on CPU (`embedded` mark, slow, still in CI): one dialogue of one
 system, with the agenda user, which costs no model call (the LLM user would add one slow call
 per turn plus the sample's target profile and opening), and bounded steps (see
 matrix_scenarios.SYSTEMS' `small`).
+
+Measured on 2 shared cores (load 2-3 from other jobs): (a) 20 s (training the small rankers
+and embedding the catalog included), (b) 4-5 s per client; (c) 550 s and (d) 400 s for the
+nine systems, ~12,000 prompt and ~1,200 completion tokens per row. llama.cpp read prompts
+at 25-45 tokens/s there, so the prompts (InteRecAgent's and ToolRec's ~1,100 tokens each)
+are most of it.
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ pytestmark = pytest.mark.filterwarnings("ignore:Pydantic serializer warnings:Use
 
 ALL = [s.options() for s in SYSTEMS]
 BY_ID = [pytest.param(s, id=s.id) for s in SYSTEMS]
-# Bounds each call of the real-model rows (~40 ms a generated token on 2 CPU cores); less
-# cuts InteRecAgent's plans short, and each broken plan is asked again.
+# Bounds each call of the real-model rows. No call of theirs needs it (the longest reply is
+# ~200 tokens): at 128, InteRecAgent's plans and RecMind-ToT's samples were cut short and
+# asked again twice, ~1,500 prompt tokens each time (~40 s on 2 cores).
 REAL_MAX_TOKENS = 256
 LLAMA_ALIAS = "qwen2.5-coder-0.5b"
 
