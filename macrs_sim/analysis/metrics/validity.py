@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from macrs_sim.analysis.metrics.behaviour import BehaviourTally, dialogue_flags
 from macrs_sim.data.attributes import ItemAttributes, answers_slot, question_slots
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
@@ -71,6 +72,8 @@ class ValidityStats:
     fuzzy_scores: dict[str, float] | None  # keys of QUANTILES; None without fuzzy matches
     slot_counts: dict[str, tuple[int, int]]  # every key of SLOTS -> (asked, answered)
     audit: tuple[GroundingAudit, ...] = ()  # most frequent first
+    # 'user_echo' -> (turns failing, turns checked): see metrics.behaviour
+    behaviour: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def leak_rate_before(self) -> float | None:
@@ -119,9 +122,17 @@ class _Tally:
     ungrounded: Counter[str] = field(default_factory=Counter)
     fuzzy: list[float] = field(default_factory=list)
     audited: Counter[tuple[str, str, str, float]] = field(default_factory=Counter)
+    behaviour: BehaviourTally = field(default_factory=BehaviourTally)
 
-    def add(self, result: DialogueResult, guard: LeakGuard, attrs: ItemAttributes) -> None:
+    def add(
+        self,
+        result: DialogueResult,
+        guard: LeakGuard,
+        attrs: ItemAttributes,
+        profile: tuple[str, ...] = (),
+    ) -> None:
         self.dialogues += 1
+        self.behaviour.add(dialogue_flags(result, profile, attrs))
         for ex in result.exchanges:
             self._add_exchange(ex, guard, attrs)
         refs = [ref for ex in result.exchanges for ref in ex.system.items]
@@ -189,12 +200,13 @@ class _Tally:
             fuzzy_scores=fuzzy,
             slot_counts={s: (self.slots_asked[s], self.slots_answered[s]) for s in SLOTS},
             audit=self._audit(catalog),
+            behaviour=self.behaviour.freeze(),
         )
 
 
 def _target(
     result: DialogueResult, samples: Mapping[str, Sample], catalog: Catalog
-) -> tuple[LeakGuard, ItemAttributes]:
+) -> tuple[LeakGuard, ItemAttributes, Sample]:
     if result.target_id not in catalog:
         raise DataError(
             f"dialogue {result.dialogue_id}: target {result.target_id!r} is not in the catalog"
@@ -203,7 +215,7 @@ def _target(
     if sample is None:
         raise DataError(f"dialogue {result.dialogue_id}: sample {result.sample_id!r} not found")
     item = catalog[result.target_id]
-    return LeakGuard(item.title), ItemAttributes.of(item, sample.target_profile)
+    return LeakGuard(item.title), ItemAttributes.of(item, sample.target_profile), sample
 
 
 def validity_stats(
@@ -213,8 +225,9 @@ def validity_stats(
     tallies: dict[str, _Tally] = {}
     overall = _Tally()
     for result in results:
-        guard, attrs = _target(result, samples, catalog)
-        tallies.setdefault(result.system, _Tally()).add(result, guard, attrs)
-        overall.add(result, guard, attrs)
+        guard, attrs, sample = _target(result, samples, catalog)
+        profile = sample.target_profile
+        tallies.setdefault(result.system, _Tally()).add(result, guard, attrs, profile)
+        overall.add(result, guard, attrs, profile)
     rows = [tally.freeze(system, catalog) for system, tally in tallies.items()]
     return [*rows, overall.freeze(OVERALL, catalog)]

@@ -15,6 +15,15 @@ from macrs_sim.analysis.metrics.validity import (
     SLOTS,
     ValidityStats,
 )
+from macrs_sim.analysis.report.behaviour import (
+    DEFINITIONS as BEHAVIOUR_DEFINITIONS,
+)
+from macrs_sim.analysis.report.behaviour import (
+    behaviour_columns,
+    behaviour_tables,
+    summed,
+    warnings,
+)
 
 NONE_MARK = "—"  # a rate with a zero denominator
 MAX_AUDIT_ROWS = 50
@@ -82,6 +91,7 @@ def validity_frame(stats: Sequence[ValidityStats]) -> pd.DataFrame:
                 ensure_ascii=False,
             ),
         }
+        row |= behaviour_columns(s.behaviour)
         row |= {f"method_{m}": s.methods.get(m, 0) for m in METHODS}
         row |= {f"fuzzy_{name}": (s.fuzzy_scores or {}).get(name) for name, _ in QUANTILES}
         for slot in SLOTS:
@@ -150,9 +160,18 @@ def _slot_cells(s: ValidityStats) -> list[str]:
     return [s.system, *(percent(answered, asked) for asked, answered in counts)]
 
 
+def behaviour_warnings(stats: Sequence[ValidityStats]) -> list[str]:
+    """One-line warnings of a user (over every system) or systems that echo or refuse."""
+    per_system = {s.system: s.behaviour for s in stats if s.system != OVERALL}
+    overall = next((s.behaviour for s in stats if s.system == OVERALL), None)
+    return warnings(per_system, overall or summed(list(per_system.values())))
+
+
 def render_validity_markdown(stats: Sequence[ValidityStats]) -> str:
-    """A '## Simulator validity' section: summary table, details, then the definitions."""
+    """A '## Simulator validity' section: warnings, summary table, details, definitions."""
     lines = ["## Simulator validity", ""]
+    if found := behaviour_warnings(stats):
+        lines += [*(f"**{w}**" for w in found), ""]
     lines += markdown_table(_HEADERS, [summary_cells(s) for s in stats])
     lines += ["", "Ungrounded titles, most frequent first (at most 5):", ""]
     lines += [_examples(s) for s in stats]
@@ -162,5 +181,6 @@ def render_validity_markdown(stats: Sequence[ValidityStats]) -> str:
     lines += _audit_lines(stats)
     lines += ["", "Answers by the slot asked about (answered/asked):", ""]
     lines += markdown_table(["System", *SLOTS], [_slot_cells(s) for s in stats])
-    lines += ["", DEFINITIONS]
+    lines += behaviour_tables([(s.system, s.behaviour) for s in stats])
+    lines += ["", f"{DEFINITIONS} {BEHAVIOUR_DEFINITIONS}"]
     return "\n".join(lines) + "\n"

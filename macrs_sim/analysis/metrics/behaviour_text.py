@@ -1,0 +1,148 @@
+"""Does one turn's text show a model that is not playing its part? Pure tests on strings.
+
+Each test reads a typed turn record's `text` (never a rendered transcript) and is small
+enough to audit by hand; benchmarks/bench_behaviour_checks.py measures them on a labelled
+set of adversarial turns. The thresholds:
+
+- echo / repeat: both texts have at least MIN_WORDS words and, after `normalise`, are equal
+  or have a rapidfuzz `fuzz.ratio` (normalised Indel similarity, 0-100; the grounder's
+  library, already a dependency) of at least SIMILARITY. A short "No." twice, or "Yes,
+  I'd like that" after "Would you like that?", is too short or too different to count.
+- instruction echo: the turn shares a run of INSTRUCTION_NGRAM consecutive words with the
+  literal text of a simulator prompt (placeholders cut the runs: the profile's keywords
+  are not instructions).
+- profile dump: the turn states at least DUMP_MIN features of the target profile and at
+  least DUMP_SHARE of them (the prompts ask for one or two at a time).
+- refusal: one of REFUSALS, the phrasings chat models use to decline.
+- truncated: at least TRUNCATED_MIN_WORDS words and no closing punctuation (the store keeps
+  no finish reason, so a reply cut at max_tokens is recognised by how it ends).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+from rapidfuzz import fuzz
+
+from macrs_sim.data.attributes import (
+    GENRE_WORDS,
+    ItemAttributes,
+    mentions_decade,
+    mentions_genre,
+    mentions_keyword,
+    question_slots,
+)
+
+MIN_WORDS = 4
+SIMILARITY = 90.0
+INSTRUCTION_NGRAM = 6
+DUMP_MIN = 3
+DUMP_SHARE = 0.5
+TRUNCATED_MIN_WORDS = 8
+_CLOSING = ".!?…\"')]}*:;»”’"
+_PLACEHOLDER = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
+_ERA = re.compile(r"(?<![0-9])(?:(?:19|20)\d\d|'?\d0s)(?![0-9])")
+_PROFILE_ENTRY = re.compile(r"^\s*[A-Za-z][A-Za-z ]{0,24}?\s*:\s*(\S.*?)\s*$")
+
+# How chat models decline (OpenAI, Llama, Qwen, Mistral phrasings), lower case, apostrophes
+# straight. A user who cannot remember a title, or is sorry a film is not the one, is no
+# refusal: every pattern names assisting, helping or complying, or the model's nature.
+REFUSALS = tuple(
+    re.compile(p)
+    for p in (
+        r"\bi(?:'m| am) (?:sorry|afraid),? (?:but )?i (?:can't|cannot|can not|won't|am unable"
+        r" to|'m unable to|am not able to|'m not able to) (?:assist|help|comply|provide|do"
+        r" that|fulfil|fulfill|engage|continue)",
+        r"\bi (?:can't|cannot|can not|won't|am unable to|'m unable to) (?:assist|help|comply)"
+        r" (?:you )?(?:with|on) (?:that|this|your|the)",
+        r"\bi(?:'m| am) (?:unable|not able) to (?:assist|help|comply|fulfil|fulfill) (?:with|on"
+        r" )?",
+        r"\bas an ai(?: language model| assistant| model)?,? i (?:can't|cannot|don't|do not"
+        r"|am not|'m not)",
+        r"\bi must (?:respectfully )?decline\b",
+        r"\bi(?:'m| am) not (?:able|allowed|permitted) to (?:provide|help|assist|share)",
+        r"\bsorry,? (?:but )?i can't (?:assist|help) with (?:that|this)",
+    )
+)
+
+
+def normalise(text: str) -> str:
+    """NFKC, lower case, curly apostrophes straight, punctuation gone, spaces collapsed."""
+    text = unicodedata.normalize("NFKC", text).lower().replace("’", "'").replace("‘", "'")
+    return " ".join(re.findall(r"[a-z0-9']+", text))
+
+
+def words(text: str) -> list[str]:
+    return normalise(text).split()
+
+
+def is_empty(text: str) -> bool:
+    return not text.strip()
+
+
+def is_truncated(text: str) -> bool:
+    stripped = text.rstrip()
+    return len(words(stripped)) >= TRUNCATED_MIN_WORDS and stripped[-1] not in _CLOSING
+
+
+def is_refusal(text: str) -> bool:
+    flat = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
+    flat = " ".join(flat.split())
+    return any(p.search(flat) for p in REFUSALS)
+
+
+def similar(text: str, other: str) -> bool:
+    """The same words, or near enough (see the module's thresholds)."""
+    a, b = normalise(text), normalise(other)
+    if len(a.split()) < MIN_WORDS or len(b.split()) < MIN_WORDS:
+        return False
+    return a == b or fuzz.ratio(a, b) >= SIMILARITY
+
+
+def instruction_ngrams(texts: Iterable[str]) -> frozenset[tuple[str, ...]]:
+    """Every run of INSTRUCTION_NGRAM words of the texts' literal parts."""
+    grams: set[tuple[str, ...]] = set()
+    for text in texts:
+        for chunk in _PLACEHOLDER.split(text):
+            ws = words(chunk)
+            n = INSTRUCTION_NGRAM
+            grams.update(tuple(ws[i : i + n]) for i in range(len(ws) - n + 1))
+    return frozenset(grams)
+
+
+def copies_instructions(text: str, grams: frozenset[tuple[str, ...]]) -> bool:
+    ws, n = words(text), INSTRUCTION_NGRAM
+    return any(tuple(ws[i : i + n]) in grams for i in range(len(ws) - n + 1))
+
+
+def profile_values(profile: Iterable[str]) -> list[str]:
+    """'director: Chuck Russell' -> 'Chuck Russell'; a plain keyword stays as it is."""
+    values = []
+    for entry in profile:
+        m = _PROFILE_ENTRY.match(entry)
+        values.append(m.group(1) if m else entry.strip())
+    return [v for v in values if v]
+
+
+def features_stated(text: str, profile: Iterable[str]) -> int:
+    return sum(mentions_keyword(text, v) for v in profile_values(profile))
+
+
+def is_profile_dump(text: str, profile: tuple[str, ...]) -> bool:
+    total = len(profile_values(profile))
+    stated = features_stated(text, profile)
+    return stated >= DUMP_MIN and stated >= DUMP_SHARE * total
+
+
+def is_off_profile(question: str, answer: str, target: ItemAttributes) -> bool:
+    """Asked about genre (or era), the answer names genres (or a decade or year) and none of
+    the target's: it describes some other film."""
+    slots = question_slots(question)
+    named = "genre" in slots and any(mentions_genre(answer, g) for g in GENRE_WORDS)
+    if named and not any(mentions_genre(answer, g) for g in target.genres):
+        return True
+    if "era" in slots and target.year is not None and _ERA.search(answer):
+        return not mentions_decade(answer, target.year)
+    return False
