@@ -287,6 +287,10 @@ class Scenario(Strict):
     faults: FaultsConfig = Field(default_factory=FaultsConfig)
     # A folder of prompt files overriding the package's (same file names).
     prompts_dir: str | None = None
+    # Where a role's prompt puts the dialogue (agents/prompt_layout.py): the paper's
+    # transcript, or chat messages; "auto" is chat for the embedded model, where the
+    # paper's layout made the simulated user echo (README, "Prompt layout").
+    prompt_layout: Literal["auto", "paper", "chat"] = "auto"
 
     @field_validator("name")
     @classmethod
@@ -317,6 +321,12 @@ class Scenario(Strict):
 
     def judge_model(self) -> ModelConfig:
         return self.judge.model or self.model
+
+    def layout_for(self, model: ModelConfig) -> Literal["paper", "chat"]:
+        """The prompt layout of a role that talks to `model`."""
+        if self.prompt_layout != "auto":
+            return self.prompt_layout
+        return "chat" if model.backend == "embedded" else "paper"
 
 
 def _bound_message(error: ErrorDetails) -> str:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from autogen_core.models import LLMMessage, SystemMessage, UserMessage
+from autogen_core.models import LLMMessage
 
-from macrs_sim.agents.rendering import render_history, render_list
+from macrs_sim.agents.prompt_layout import dialogue_messages
+from macrs_sim.agents.rendering import render_list
 from macrs_sim.prompts import PromptTemplate
 from macrs_sim.protocol import ItemRef, Utterance
 
@@ -23,19 +24,18 @@ def final_list_messages(
     given: Sequence[str] = (),
 ) -> list[LLMMessage]:
     """`given`: titles already in the list; not empty on the follow-up request."""
-    values: dict[str, object] = {
-        "dialogue_history": render_history(history),
-        "user_profile": profile_text,
-        "k": k,
-    }
+    values: dict[str, object] = {"user_profile": profile_text, "k": k}
     if given:
-        user = template.render("more", given=render_list(given), **values)
+        section, values["given"] = "more", render_list(given)
     else:
-        user = template.render("user", **values)
-    return [
-        SystemMessage(content=template.render("system")),
-        UserMessage(content=user, source="user"),
-    ]
+        section = "user"
+    return dialogue_messages(
+        template.layout,
+        template.render("system"),
+        lambda transcript: template.render(section, dialogue_history=transcript, **values),
+        history,
+        me="system",
+    )
 
 
 def given_titles(given: Sequence[ItemRef]) -> list[str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal
 
 from macrs_sim.agents.registry import system_spec
-from macrs_sim.analysis.runs.access import HISTORY_META, LIMITS_META, limits_meta
+from macrs_sim.analysis.runs.access import HISTORY_META, LAYOUT_META, LIMITS_META, limits_meta
 from macrs_sim.campaign.executor import DialogueJob, Executor
 from macrs_sim.campaign.judging import judge_campaign
 from macrs_sim.campaign.progress import CampaignProgress
@@ -131,6 +131,10 @@ class Session:
         # Who knew what (DESIGN.md §3): each system's history and the limits all shared.
         history = {s.name: system_spec(s.kind).history for s in sc.systems}
         store.set_meta(HISTORY_META, json.dumps(history))
+        # Where each role's prompt put the dialogue (config.Scenario.layout_for).
+        layouts = {s.name: sc.layout_for(sc.system_model(s)) for s in sc.systems}
+        layouts["(simulator)"] = sc.layout_for(sc.simulator_model())
+        store.set_meta(LAYOUT_META, json.dumps(layouts))
         p = sc.protocol
         store.set_meta(LIMITS_META, limits_meta(p.max_turns, p.final_list_k, p.max_items_per_turn))
         # "running" until the last dialogue is stored: reports can tell a partial run.

@@ -152,7 +152,9 @@ class CampaignSetup:
             name=options.name,
             dialogue_id=dialogue_id,
             client=self.client(self.scenario.system_model(options)) if spec.uses_llm else None,
-            prompts=self.prompts,
+            prompts=self.prompts.with_layout(
+                self.scenario.layout_for(self.scenario.system_model(options))
+            ),
             dataset=self.system_dataset,
             grounder=self.grounder,
             protocol=self.scenario.protocol,
@@ -200,7 +202,7 @@ class CampaignSetup:
             sample,
             self.catalog,
             self.client(self.scenario.simulator_model()),
-            self.prompts,
+            self.prompts.with_layout(self.scenario.layout_for(self.scenario.simulator_model())),
             dialogue_id=dialogue_id,
             system_name=system_name,
             max_leak_retries=sim.max_leak_retries,

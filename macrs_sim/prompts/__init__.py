@@ -6,16 +6,22 @@ override any of them; the hash of every template used is recorded in the run.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from string import Template
+from typing import Literal
 
 from macrs_sim.errors import ConfigError
 from macrs_sim.prompts.split import fill, split_template
 from macrs_sim.textfile import read_utf8
+
+# Where a dialogue goes in a prompt (agents/prompt_layout.py): the paper's transcript in
+# one user message, or the turns as chat messages.
+PromptLayout = Literal["paper", "chat"]
 
 _SECTION = re.compile(r"^\[([a-z_]+)\]\s*$", re.MULTILINE)
 
@@ -25,6 +31,7 @@ class PromptTemplate:
     name: str
     sections: dict[str, str]
     sha256: str
+    layout: PromptLayout = "paper"
 
     def render(self, section: str, **values: object) -> str:
         try:
@@ -106,8 +113,11 @@ class PromptLibrary:
     """Loads templates from an override folder first, then from the package.
 
     Every override is checked when the library is made (before any run directory):
-    see `check_override`.
+    see `check_override`. `with_layout` gives a view whose templates carry a layout; views
+    share the loaded templates, so `hashes` names every template any of them used.
     """
+
+    layout: PromptLayout = "paper"
 
     def __init__(self, override_dir: Path | None = None) -> None:
         if override_dir is not None and not override_dir.is_dir():
@@ -123,7 +133,14 @@ class PromptLibrary:
         if name not in self._cache:
             found = self._overrides.get(name)
             self._cache[name] = found or parse_prompt(name, self._read(name))
-        return self._cache[name]
+        template = self._cache[name]
+        return template if template.layout == self.layout else replace(template, layout=self.layout)
+
+    def with_layout(self, layout: PromptLayout) -> PromptLibrary:
+        """This library, its templates laid out as `layout` (agents/prompt_layout.py)."""
+        view = copy.copy(self)  # shallow: the template caches stay shared
+        view.layout = layout
+        return view
 
     def hashes(self) -> dict[str, str]:
         """sha256 of every template loaded so far (recorded in the run store)."""

@@ -7,9 +7,9 @@ regenerated, then redacted, and every leak is counted.
 
 from __future__ import annotations
 
-from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
+from autogen_core.models import ChatCompletionClient, LLMMessage
 
-from macrs_sim.agents.rendering import render_history
+from macrs_sim.agents.prompt_layout import dialogue_messages
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.prompts import PromptLibrary
@@ -81,13 +81,16 @@ class LLMUserSimulator:
         return self._template.render(section, titles=titles)
 
     def _messages(self, situation: str) -> list[LLMMessage]:
-        user = self._template.render(
-            "reply", dialogue_history=render_history(self._history), situation=situation
+        template = self._template
+        return dialogue_messages(
+            template.layout,
+            self._system_prompt,
+            lambda transcript: template.render(
+                "reply", dialogue_history=transcript, situation=situation
+            ),
+            self._history,
+            me="user",
         )
-        return [
-            SystemMessage(content=self._system_prompt),
-            UserMessage(content=user, source="user"),
-        ]
 
     async def _generate(self, messages: list[LLMMessage], *, guard: bool) -> tuple[str, int, bool]:
         """(text, discarded leaking generations, whether the kept text had to be redacted)."""

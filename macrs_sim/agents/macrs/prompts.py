@@ -15,8 +15,10 @@ from macrs_sim.agents.macrs.messages import (
     StrategyReflectRequest,
     TrajectoryStep,
 )
-from macrs_sim.agents.rendering import render_history, render_list, render_text
+from macrs_sim.agents.prompt_layout import dialogue_messages
+from macrs_sim.agents.rendering import render_list, render_text
 from macrs_sim.prompts import PromptTemplate
+from macrs_sim.protocol import Utterance
 
 
 def _messages(template: PromptTemplate, **values: object) -> list[LLMMessage]:
@@ -26,10 +28,23 @@ def _messages(template: PromptTemplate, **values: object) -> list[LLMMessage]:
     ]
 
 
+def _dialogue(
+    template: PromptTemplate, history: Sequence[Utterance], **values: object
+) -> list[LLMMessage]:
+    """A role that sees the dialogue, laid out as its template's layout says."""
+    return dialogue_messages(
+        template.layout,
+        template.render("system"),
+        lambda transcript: template.render("user", dialogue_history=transcript, **values),
+        history,
+        me="system",
+    )
+
+
 def responder_messages(template: PromptTemplate, req: RespondRequest) -> list[LLMMessage]:
-    return _messages(
+    return _dialogue(
         template,
-        dialogue_history=render_history(req.dialogue_history),
+        req.dialogue_history,
         user_profile=req.profile.render(),
         suggestion=render_text(req.suggestion),
     )
@@ -40,9 +55,9 @@ def planner_messages(template: PromptTemplate, req: PlanRequest) -> list[LLMMess
         reply = req.candidates.get(act)
         return reply.text if reply else "(no candidate)"
 
-    return _messages(
+    return _dialogue(
         template,
-        dialogue_history=render_history(req.dialogue_history),
+        req.dialogue_history,
         act_history=render_list(req.act_history, ", "),
         experiences=render_list(req.experiences, " "),
         ask=candidate("ask"),

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal, TypeVar
 
-from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
+from autogen_core.models import ChatCompletionClient, LLMMessage
 from pydantic import BaseModel, model_validator
 
 from macrs_sim.agents.final_list import final_list_messages, given_titles
 from macrs_sim.agents.macrs.schemas import EMPTY_PROFILE_TEXT, final_list_schema
-from macrs_sim.agents.rendering import render_history, render_list
+from macrs_sim.agents.prompt_layout import dialogue_messages
+from macrs_sim.agents.rendering import render_list
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_json
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
@@ -43,16 +44,14 @@ class SingleLLMOutput(BaseModel):
 
 
 def single_llm_messages(template: PromptTemplate, state: DialogueState) -> list[LLMMessage]:
-    acts = [ex.system.act for ex in state.exchanges]
-    user = template.render(
-        "user",
-        dialogue_history=render_history(state.utterances()),
-        act_history=render_list(acts, ", "),
+    acts = render_list([ex.system.act for ex in state.exchanges], ", ")
+    return dialogue_messages(
+        template.layout,
+        template.render("system"),
+        lambda transcript: template.render("user", dialogue_history=transcript, act_history=acts),
+        state.utterances(),
+        me="system",
     )
-    return [
-        SystemMessage(content=template.render("system")),
-        UserMessage(content=user, source="user"),
-    ]
 
 
 def single_llm_turn(out: SingleLLMOutput) -> SystemTurn:

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 # Store meta keys the campaign writes when it starts (campaign/resume.py).
 HISTORY_META = "system_history"
 LIMITS_META = "protocol_limits"
+# System name (and "(simulator)") -> "paper" | "chat": where its prompts put the dialogue.
+LAYOUT_META = "prompt_layouts"
 
 
 @dataclass(frozen=True)
