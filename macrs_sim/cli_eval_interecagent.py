@@ -1,5 +1,6 @@
-"""`macrs-sim eval interecagent session|requests|one-turn`: InteRecAgent's own protocols
-(paper §4.1), and the request sets that give every brain the same one-turn requests."""
+"""`macrs-sim eval interecagent session|requests|one-turn|demos`: InteRecAgent's own protocols
+(paper §4.1), the request sets that give every brain the same one-turn requests, and the
+generated demonstrations (paper §3.3)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ from macrs_sim.errors import ConfigError
 if TYPE_CHECKING:
     import pandas as pd
 
+    from macrs_sim.agents.interecagent.demos import Demonstration
+    from macrs_sim.evaluation.interecagent.demo_gen import DemoCandidate
     from macrs_sim.evaluation.interecagent.request_set import RequestSet, RequestSetHeader
     from macrs_sim.evaluation.interecagent.run import OneTurnInputs, OneTurnResult, OneTurnSettings
     from macrs_sim.evaluation.interecagent.schemas import OneTurnCase, OneTurnRequest
@@ -253,6 +256,57 @@ async def _requests_async(
     return header, cases, requests
 
 
+def _demos(args: argparse.Namespace) -> int:
+    from macrs_sim.agents.interecagent.demos import load_seed_demonstrations
+    from macrs_sim.evaluation.interecagent.demo_output import summary_line, write_demo_file
+    from macrs_sim.llm.accounting import CallLog
+
+    if args.count < 1:
+        raise ConfigError(f"--count {args.count}: expected a positive number of requests")
+    out = Path(args.out)
+    if out.is_dir():
+        raise ConfigError(f"--out {out}: a folder; expected the demonstration file's name")
+    seeds = load_seed_demonstrations()
+    log = CallLog()
+    source, found = asyncio.run(_demos_async(args, tuple(seeds), log))
+    paths = write_demo_file(out, seeds, found)
+    kept = sum(1 for c in found if c.kept)
+    print(f"{len(seeds)} seeds + {kept} generated demonstrations (model: {source})")
+    for mode in ("input-first", "output-first"):
+        line = summary_line(mode, found)
+        if line:
+            print(line)
+    print(_calls_line(log))
+    print("wrote " + ", ".join(str(p) for p in paths))
+    print(f'use it: demonstrations_file = "{out}" in an interecagent [[systems]] entry')
+    return 0
+
+
+async def _demos_async(
+    args: argparse.Namespace, seeds: tuple[Demonstration, ...], log: CallLog
+) -> tuple[str, list[DemoCandidate]]:
+    from macrs_sim.config import load_scenario
+    from macrs_sim.evaluation.interecagent.demo_gen import Generation, generate
+    from macrs_sim.evaluation.interecagent.demo_prompts import DemoPrompts
+    from macrs_sim.evaluation.interecagent.setup import choose, demo_client
+
+    if args.scenario and args.backend:
+        raise ConfigError("--scenario and --backend: give one (the scenario names its model)")
+    choice = choose(load_scenario(args.scenario) if args.scenario else None,
+                    args.backend or "embedded")  # fmt: skip
+    client = await demo_client(choice, log)
+    modes = ["input-first", "output-first"] if args.mode == "both" else [args.mode]
+    if not args.no_progress:
+        print(f"writing demonstrations ({', '.join(modes)}) ...", file=sys.stderr)
+    gen = Generation(client, DemoPrompts.load(choice.prompts), seeds, args.count,
+                     retries=choice.options.retries)  # fmt: skip
+    try:
+        found = await generate(gen, modes)  # type: ignore[arg-type]
+    finally:
+        await client.close()
+    return choice.source, found
+
+
 def _calls_line(log: CallLog) -> str:
     calls = log.all()
     by_role = Counter(c.role for c in calls)
@@ -275,7 +329,7 @@ def _case_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def add_interecagent_eval(ev: argparse._SubParsersAction[Any]) -> None:
-    """`eval interecagent session`, `requests` and `one-turn`."""
+    """`eval interecagent session`, `requests`, `one-turn` and `demos`."""
     group = ev.add_parser("interecagent", help="InteRecAgent's protocols (its paper, §4.1)")
     sub = group.add_subparsers(dest="interecagent_cmd", required=True)
     session = sub.add_parser("session", help="Hit@k and AT@k of a run's dialogues")
@@ -307,3 +361,19 @@ def add_interecagent_eval(ev: argparse._SubParsersAction[Any]) -> None:
     one.add_argument("--out", help="folder for the results (default reports/interecagent-...)")
     one.add_argument("--cache-dir", help="model checkpoints (default: beside the dataset)")
     one.set_defaults(func=_one_turn)
+    _add_demos(sub)
+
+
+def _add_demos(sub: argparse._SubParsersAction[Any]) -> None:
+    demos = sub.add_parser("demos", help="generate demonstrations from the seeds (paper §3.3)")
+    demos.add_argument("--out", required=True, help="the demonstration file to write (JSON)")
+    demos.add_argument("--count", type=int, default=5,
+                       help="requests written at a time: input-first in all, output-first per"
+                            " plan shape (default 5)")  # fmt: skip
+    demos.add_argument("--mode", choices=["both", "input-first", "output-first"], default="both",
+                       help="the paper's strategies (default both)")  # fmt: skip
+    demos.add_argument("--backend", choices=["embedded", "scripted"],
+                       help="the model without a scenario (default embedded)")  # fmt: skip
+    demos.add_argument("--scenario", help="take the model from it (its interecagent system)")
+    demos.add_argument("--no-progress", action="store_true", help="no progress lines")
+    demos.set_defaults(func=_demos)

@@ -71,7 +71,8 @@ def prepare(
     )
     res.warm()
     encoder = res.text.encoder if options.demo_retrieval == "auto" and res.text else None
-    return InteRecAgentPrepared(res, DemoIndex(load_demonstrations(), encoder))
+    demos = load_demonstrations(options.demonstrations_file)
+    return InteRecAgentPrepared(res, DemoIndex(demos, encoder))
 
 
 def build(

@@ -1,8 +1,10 @@
 """Dynamic demonstrations (paper §3.3): the k (intent, plan) pairs closest to the request.
 
 The demonstrations are data (demonstrations.json, placeholders ITEM, TYPE, DATE, DESCRIPTION,
-K). Intents are embedded once with the toolkit's text model when one is given, else compared
-by token overlap (cosine over word sets); ties keep file order, so retrieval is deterministic.
+K); seed_demonstrations.json holds the ~20 hand-written seeds that `eval interecagent demos`
+grows into a generated file (paper §3.3), which the `demonstrations_file` option loads.
+Intents are embedded once with the toolkit's text model when one is given, else compared by
+token overlap (cosine over word sets); ties keep file order, so retrieval is deterministic.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ import math
 import re
 from collections.abc import Sequence
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from pydantic import TypeAdapter
+from pydantic import TypeAdapter, ValidationError
 
 from macrs_sim.agents.interecagent.schemas import PlanStep
+from macrs_sim.errors import DataError
 from macrs_sim.protocol import Record
 from macrs_sim.tools.embedding import TextEncoder
 
@@ -54,10 +58,50 @@ class Demonstration(Record):
         return f"Request: {self.intent}\nPlan: {json.dumps(steps, ensure_ascii=False)}"
 
 
-def load_demonstrations() -> list[Demonstration]:
-    ref = resources.files("macrs_sim.agents.interecagent") / "demonstrations.json"
-    raw: Any = json.loads(ref.read_text(encoding="utf-8"))
-    return TypeAdapter(list[Demonstration]).validate_python(raw)
+SEED_FILE = "seed_demonstrations.json"
+_DEMOS = TypeAdapter(list[Demonstration])
+
+
+def parse_demonstrations(text: str, source: str) -> list[Demonstration]:
+    """A JSON list of {"intent", "plan"}; DataError in one line naming `source`."""
+    try:
+        raw: Any = json.loads(text)
+        demos = _DEMOS.validate_python(raw)
+    except json.JSONDecodeError as err:
+        raise DataError(f"{source}: not JSON ({err.msg}, line {err.lineno})") from None
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise DataError(f"{source}: not a demonstration list ({where}: {first['msg']})") from None
+    if not demos:
+        raise DataError(f"{source}: no demonstrations")
+    return demos
+
+
+def _package_text(name: str) -> str:
+    return (resources.files("macrs_sim.agents.interecagent") / name).read_text(encoding="utf-8")
+
+
+def load_demonstrations(path: str | Path | None = None) -> list[Demonstration]:
+    """The file at `path` (a generated one), else the bundled demonstrations."""
+    if path is None:
+        return parse_demonstrations(_package_text("demonstrations.json"), "demonstrations.json")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise DataError(f"demonstrations_file {path}: {err.strerror or err}") from None
+    return parse_demonstrations(text, f"demonstrations_file {path}")
+
+
+def load_seed_demonstrations() -> list[Demonstration]:
+    """The hand-written seeds the generator starts from."""
+    return parse_demonstrations(_package_text(SEED_FILE), SEED_FILE)
+
+
+def dump_demonstrations(demos: Sequence[Demonstration]) -> str:
+    """The file text `load_demonstrations` reads back."""
+    raw = [d.model_dump(mode="json") for d in demos]
+    return json.dumps(raw, indent=1, ensure_ascii=False) + "\n"
 
 
 def tokens(text: str) -> frozenset[str]:

@@ -23,6 +23,8 @@ class InteRecAgentOptions(BaseModel):
     # The preference model of the ranking tool (SASRec without position embedding, paper §4).
     ranker: Literal["sasrec", "bpr", "itemcf", "popularity"] = "sasrec"
     ranker_params: dict[str, str] = Field(default_factory=lambda: {"position": "false"})
+    # A demonstration file written by `eval interecagent demos` (default: the bundled ones).
+    demonstrations_file: str | None = None
     n_demonstrations: int = Field(default=3, ge=0, le=10)
     # How many items a fetch shows when the plan does not say.
     fetch_k: int = Field(default=3, ge=1, le=20)

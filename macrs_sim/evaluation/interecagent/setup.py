@@ -108,3 +108,12 @@ async def one_turn_client(
         sentence = instruction(OneTurnPrompts.load(choice.prompts, task), k)
         rules = one_turn_scripted_rules(k, sentence)
     return build_client(model, temperature=choice.temperature, log=log, scripted_rules=rules)
+
+
+async def demo_client(choice: ModelChoice, log: CallLog) -> ChatCompletionClient:
+    """The model that writes demonstrations, checked first; scripted: the generator's rules."""
+    from macrs_sim.evaluation.interecagent.demo_scripted import demo_scripted_rules
+
+    model = await preflight(choice.model)
+    rules = demo_scripted_rules() if isinstance(model, ScriptedModel) else None
+    return build_client(model, temperature=choice.temperature, log=log, scripted_rules=rules)
