@@ -24,7 +24,7 @@ INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command contin
 
 
 def _run(args: argparse.Namespace) -> int:
-    from macrs_sim.analysis.report.summary import print_table, store_access
+    from macrs_sim.analysis.report.summary import behaviour_lines, print_table, store_access
     from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
     from macrs_sim.config import load_scenario
     from macrs_sim.store import RunStore
@@ -52,7 +52,10 @@ def _run(args: argparse.Namespace) -> int:
         return 130
     with RunStore.open(result.store_path) as store:
         access = store_access(store)
+        warned = behaviour_lines(store)
     print_table(result.metrics, console, access)
+    for line in warned:
+        print(line)  # print: a warning quotes no markup
     done = f"{result.stored} of {result.expected} dialogues stored"
     if result.status == "stopped_budget":
         print(

@@ -26,7 +26,12 @@ def _print_summary(report: Path) -> None:
 
 def _report(args: argparse.Namespace) -> int:
     from macrs_sim.analysis.report.full import write_report
-    from macrs_sim.analysis.report.summary import print_table, run_metrics, store_access
+    from macrs_sim.analysis.report.summary import (
+        behaviour_lines,
+        print_table,
+        run_metrics,
+        store_access,
+    )
     from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.store import RunStore
 
@@ -39,6 +44,8 @@ def _report(args: argparse.Namespace) -> int:
     path = write_report(run.path, **_options(args))
     with RunStore.open(run.path / "store.sqlite") as store:
         print_table(run_metrics(store), Console(), store_access(store))
+        for line in behaviour_lines(store):
+            print(line)  # one line, never wrapped
     _print_summary(path)
     return 0
 

@@ -6,11 +6,14 @@ four-feature profile so that a profile dump can be told from one or two features
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from macrs_sim.analysis.metrics import behaviour_text as bt
 from macrs_sim.analysis.metrics.behaviour import simulator_ngrams
 from macrs_sim.analysis.metrics.validity import validity_stats
+from macrs_sim.analysis.report.summary import behaviour_lines
 from macrs_sim.analysis.report.validity import (
     behaviour_warnings,
     render_validity_markdown,
@@ -19,6 +22,7 @@ from macrs_sim.analysis.report.validity import (
 from macrs_sim.data.attributes import ItemAttributes
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.protocol import DialogueResult, Exchange, Sample, SystemTurn, UserTurn
+from macrs_sim.store import RunStore
 
 PROFILE = ("genre: action", "virtual reality", "martial arts", "actor: Keanu Reeves")
 MATRIX = Sample(sample_id="s1", user_id="u1", history=(), target_id="m2", target_profile=PROFILE)
@@ -190,3 +194,16 @@ def test_off_profile_and_truncated() -> None:
     assert bt.is_truncated("I am looking for a drama set in India about a young")
     assert not bt.is_truncated("comedy please")  # under 8 words
     assert not bt.is_truncated("")
+
+
+def test_end_of_run_lines_from_the_store(tmp_path: Path) -> None:
+    """What `run` and `report` print under the table: read from the store's records."""
+    with RunStore.create(tmp_path / "store.sqlite") as store:
+        store.write_dialogue(ECHOER, [])
+        store.write_dialogue(FINE, [])
+        lines = behaviour_lines(store)
+    assert lines[0].startswith("warning: the simulated user copied the system's text in 2 of 7")
+    assert lines[1].startswith("warning: systems failed to reply as recommenders: macrs refused")
+    with RunStore.create(tmp_path / "fine.sqlite") as store:
+        store.write_dialogue(FINE, [])
+        assert behaviour_lines(store) == []

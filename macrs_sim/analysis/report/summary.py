@@ -122,3 +122,14 @@ def run_catalog(run_dir: Path) -> Catalog | None:
 def store_access(store: RunStore) -> RunAccess | None:
     """The stored run's record of who knew what (None for runs made before it existed)."""
     return run_access(store.all_meta())
+
+
+def behaviour_lines(store: RunStore) -> list[str]:
+    """The one-line warnings of a user or systems that echo or refuse (report/behaviour.py)."""
+    from macrs_sim.analysis.metrics.behaviour import behaviour_counts
+    from macrs_sim.analysis.report.behaviour import warnings
+
+    results = store.read_results()
+    systems = dict.fromkeys(r.system for r in results)
+    per_system = {s: behaviour_counts([r for r in results if r.system == s]) for s in systems}
+    return warnings(per_system, behaviour_counts(results))
