@@ -97,13 +97,16 @@ def completed_section(completed: Sequence[SystemMetrics]) -> str:
 
 def judge_section(cmp: Comparison, tables: dict[str, pd.DataFrame]) -> str:
     from macrs_sim.judge import judge_table, read_judgments, render_table2_markdown
+    from macrs_sim.judge.checks import judge_warning
 
     records = [rec for run in cmp.runs for rec in read_judgments(run.path)]
     if not records:
         return ""
     frame = judge_table(records)
     tables["judge"] = frame
-    return render_table2_markdown(frame).rstrip("\n") + "\n"
+    text = render_table2_markdown(frame).rstrip("\n") + "\n"
+    warned = judge_warning(records)
+    return text if warned is None else text + f"\n**{warned}**\n"
 
 
 def _run_validity(run: RunData, cmp: Comparison, catalog: Catalog) -> list[ValidityStats]:
