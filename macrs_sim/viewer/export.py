@@ -13,7 +13,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from macrs_sim.analysis.metrics.behaviour import dialogue_flags
 from macrs_sim.analysis.runs.load import RunData, hit_rank
+from macrs_sim.data.attributes import ItemAttributes
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 
@@ -55,6 +57,16 @@ def _grounded_ids(result: DialogueResult) -> set[str]:
     return {r.item_id for r in refs if r.item_id is not None} | {result.target_id}
 
 
+def turn_checks(
+    result: DialogueResult, profile: tuple[str, ...], catalog: Catalog | None
+) -> list[dict[str, Any]]:
+    """The turns that failed a behaviour check: {"turn", "side", "checks"} (turn 0: opening)."""
+    target = result.target_id
+    attrs = ItemAttributes.of(catalog[target], profile) if catalog and target in catalog else None
+    flags = dialogue_flags(result, profile, attrs)
+    return [{"turn": f.turn, "side": f.side, "checks": list(f.checks)} for f in flags if f.checks]
+
+
 def export_dialogue(
     result: DialogueResult,
     *,
@@ -64,6 +76,7 @@ def export_dialogue(
     calls: list[dict[str, Any]],
     catalog: Catalog | None,
     tool_calls: list[dict[str, Any]] | None = None,
+    profile: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """A dialogue's full record plus what the viewer needs beside it (see docs/viewer.md)."""
     doc = result.model_dump(mode="json")
@@ -79,6 +92,7 @@ def export_dialogue(
         "catalog_titles": {i: t for i, t in titles.items() if t is not None},
         "calls": calls,
         "tool_calls": tool_calls or [],
+        "checks": turn_checks(result, profile, catalog),
     }
     return doc
 
@@ -126,6 +140,7 @@ def export_run(
     """The whole run as one document; `labels` renames systems (several runs, one viewer)."""
     labels = labels or {}
     buckets = {s.sample_id: s.bucket for s in run.sample_records}
+    profiles = {s.sample_id: s.target_profile for s in run.sample_records}
     calls = calls_by_dialogue(run.call_records)
     tool_calls = calls_by_dialogue(run.tool_call_records)
     return {
@@ -142,6 +157,7 @@ def export_run(
                 calls=calls.get(r.dialogue_id, []),
                 catalog=catalog,
                 tool_calls=tool_calls.get(r.dialogue_id, []),
+                profile=profiles.get(r.sample_id, ()),
             )
             for r in run.results
         ],

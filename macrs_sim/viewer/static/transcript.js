@@ -104,7 +104,28 @@ MV.itemLine = function (ref, d, rank) {
     isTarget ? el("span", {class: "target-mark"}, " ★ target") : null);
 };
 
-function userBubble(turn, label, showMark) {
+/* Behaviour checks a turn failed (export's "checks"), as badges titled with their meaning. */
+var CHECK_TITLES = {
+  echo: "echo: repeats the other side's previous turn",
+  refusal: "refusal: the model declined to answer",
+  repeat: "repeat: says again what this side said before",
+  empty: "empty reply",
+  truncated: "truncated: cut off mid-sentence",
+  instruction_echo: "instruction echo: copies the simulator's prompt",
+  profile_dump: "profile dump: states most of the target profile at once",
+  off_profile: "off-profile: a genre or era the target does not have"
+};
+
+function checkBadges(d, turn, side) {
+  var found = (d.checks || []).filter(function (c) { return c.turn === turn && c.side === side; });
+  if (!found.length) return null;
+  return (found[0].checks || []).map(function (name) {
+    return el("span", {class: "badge check", title: CHECK_TITLES[name] || String(name)},
+      "⚠ " + String(name).replace(/_/g, " "));
+  });
+}
+
+function userBubble(turn, label, showMark, checks) {
   var mark = null;
   if (turn.accepted) mark = el("span", {class: "mark accepted"}, "✓ accepted");
   else if (showMark) mark = el("span", {class: "mark rejected"}, "✗ rejected");
@@ -112,17 +133,17 @@ function userBubble(turn, label, showMark) {
   if (turn.leak_retries) notes.push(turn.leak_retries + " leaking generation(s) thrown away");
   if (turn.redacted) notes.push("target name redacted");
   return el("div", {class: "msg user"},
-    el("div", {class: "who"}, label, " ", mark),
+    el("div", {class: "who"}, label, " ", mark, " ", checks || null),
     el("p", {class: "text"}, MV.fmt(turn.text)),
     notes.length ? el("p", {class: "note"}, notes.join("; ")) : null);
 }
 
-function systemBubble(sys, d) {
+function systemBubble(sys, d, turnNo) {
   var explain = MV.isPlainObject(sys.explain) ? sys.explain : {};
   var reported = typeof explain.reported_act === "string" ? explain.reported_act : null;
   var items = sys.items || [];
   return el("div", {class: "msg system"},
-    el("div", {class: "who"}, "System ", MV.badge(sys.act, "act"),
+    el("div", {class: "who"}, "System ", MV.badge(sys.act, "act"), " ", checkBadges(d, turnNo, "system"),
       reported && reported !== sys.act ? el("span", {class: "note"}, " (system said: " + reported + ")") : null),
     el("p", {class: "text"}, MV.fmt(sys.text)),
     items.length ? el("ul", {class: "items"}, items.map(function (r) { return MV.itemLine(r, d); })) : null);
@@ -149,8 +170,8 @@ function exchange(ex, d, byTurn, toolsByTurn) {
   var success = d.success_turn === ex.turn && d.status === "success";
   return el("div", {class: "turn" + (success ? " success" : ""), "data-turn": ex.turn},
     el("div", {class: "turn-head"}, "Turn " + ex.turn, success ? " — target accepted" : ""),
-    systemBubble(sys, d),
-    userBubble(user, "User", recommended),
+    systemBubble(sys, d, ex.turn),
+    userBubble(user, "User", recommended, checkBadges(d, ex.turn, "user")),
     internals(sys, calls, tools, false));
 }
 
@@ -182,7 +203,7 @@ function leftoverCalls(byTurn, toolsByTurn) {
 MV.renderTranscript = function (d) {
   var byTurn = callsByTurn(d.calls), toolsByTurn = callsByTurn(d.tool_calls);
   return el("div", {class: "transcript"},
-    d.opening ? userBubble(d.opening, "User (opening)", false) : null,
+    d.opening ? userBubble(d.opening, "User (opening)", false, checkBadges(d, 0, "user")) : null,
     (d.exchanges || []).map(function (ex) { return exchange(ex, d, byTurn, toolsByTurn); }),
     d.error ? el("div", {class: "error-box"}, el("b", null, "Error: "), el("pre", null, String(d.error))) : null,
     finalList(d),
