@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 console = Console(markup=False, highlight=False)
 DEFAULT_K = {"retrieval": 5, "ranking": 20}  # the paper's Recall@5 and NDCG@20
+RANKERS = ["popularity", "itemcf", "bpr", "sasrec", "bert4rec"]  # rankers.train.MODEL_KINDS
 
 
 def _ks(text: str) -> list[int]:
@@ -125,9 +126,25 @@ def _settings(args: argparse.Namespace, request_set: RequestSet | None = None) -
         history_len=_given(args.history_len, h.history_len if h else 20),
         baselines=tuple(check_baselines([] if names == ["none"] else names)),
         concurrency=args.concurrency,
+        llm_rows=_llm_rows(getattr(args, "llm_rows", "none")),
+        chatrec_ranker=getattr(args, "chatrec_ranker", "sasrec"),
     )
     check_settings(settings)
     return settings
+
+
+def _llm_rows(text: str) -> tuple[str, ...]:
+    from macrs_sim.evaluation.interecagent.llm_rows import LLM_ROWS
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if names == ["none"]:
+        return ()
+    for name in names:
+        if name not in LLM_ROWS:
+            raise ConfigError(
+                f"--llm-rows: unknown row {name!r}; expected llm-only, chat-rec or none"
+            )
+    return tuple(dict.fromkeys(names))
 
 
 def _given(value: int | None, otherwise: int) -> int:
@@ -355,6 +372,11 @@ def add_interecagent_eval(ev: argparse._SubParsersAction[Any]) -> None:
     one.add_argument("--baselines", default="popularity,sasrec",
                      help="reference rankers on the same cases: random, popularity, itemcf, "
                           "bpr, sasrec, or none")  # fmt: skip
+    one.add_argument("--llm-rows", default="llm-only,chat-rec",
+                     help="Table 5's LLM rows on the model under test: llm-only (no tools),"
+                          " chat-rec (retrieval only), or none")  # fmt: skip
+    one.add_argument("--chatrec-ranker", default="sasrec", choices=RANKERS,
+                     help="the recommender Chat-Rec takes its 20 candidates from")  # fmt: skip
     one.add_argument("--backend", choices=["embedded", "scripted"],
                      help="the model without a scenario (default embedded)")  # fmt: skip
     one.add_argument("--scenario", help="take the model and InteRecAgent's options from it")

@@ -26,10 +26,12 @@ from macrs_sim.agents.interecagent.options import InteRecAgentOptions
 from macrs_sim.config import DataConfig
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
+from macrs_sim.data.grounding import Grounder
 from macrs_sim.data.splits import Interactions, Split, interactions_of, leave_one_out
 from macrs_sim.errors import ConfigError, ModelUnavailableError
 from macrs_sim.evaluation.interecagent import models
 from macrs_sim.evaluation.interecagent.cases import draw_cases
+from macrs_sim.evaluation.interecagent.llm_rows import LLM_ROWS, LLMRow
 from macrs_sim.evaluation.interecagent.metrics import case_score, summary_frame
 from macrs_sim.evaluation.interecagent.prompts import OneTurnPrompts
 from macrs_sim.evaluation.interecagent.request_set import (
@@ -65,6 +67,9 @@ class OneTurnSettings:
     history_len: int = 20
     baselines: tuple[str, ...] = ("popularity", "sasrec")
     concurrency: int = 4
+    # Table 5's LLM rows ("llm-only", "chat-rec"), and the ranker Chat-Rec retrieves with.
+    llm_rows: tuple[str, ...] = ()
+    chatrec_ranker: str = "sasrec"
 
 
 UNDER_TEST = "the model under test"
@@ -138,15 +143,28 @@ async def _ask_agent(
         return None, describe_error(err)
 
 
+async def _ask_row(
+    row: LLMRow, case: OneTurnCase, request: OneTurnRequest, task: Task, k: int
+) -> tuple[Answer | None, str | None]:
+    try:
+        return await row.answer(case, request, task, k), None
+    except ModelUnavailableError:
+        raise
+    except Exception as err:  # a fault costs this case, never the evaluation
+        return None, describe_error(err)
+
+
 async def _answer_case(
     settings: OneTurnSettings,
     case: OneTurnCase,
     request: OneTurnRequest,
     agent: InteRecAgentSystem,
     references: Sequence[RankerSystem],
+    rows: Sequence[LLMRow] = (),
 ) -> list[SystemAnswer]:
     task, k = settings.task, settings.k
     answers = [(agent.name, *await _ask_agent(agent, case, request))]
+    answers += [(row.name, *await _ask_row(row, case, request, task, k)) for row in rows]
     answers += [(r.name, r.answer(case, task, k), None) for r in references]
     out = []
     for name, answer, error in answers:
@@ -260,6 +278,29 @@ async def _requests_for(
     return requests, RequestSource(UNDER_TEST)
 
 
+def llm_rows(
+    s: OneTurnSettings,
+    client: ChatCompletionClient,
+    library: PromptLibrary,
+    inputs: OneTurnInputs,
+    cache: Path,
+) -> list[LLMRow]:
+    """Table 5's LLM rows asked for, on the same model; Chat-Rec for retrieval only."""
+    catalog = inputs.dataset.catalog
+    seen = models.without_targets(inputs.dataset, inputs.data, inputs.split)
+    grounder = Grounder(catalog, popularity=seen.popularity)
+    out = []
+    for key in s.llm_rows:
+        if key == "chat-rec" and s.task == "ranking":
+            continue  # the paper omits it: without its retrieval stage it is the LLM alone
+        retriever = None
+        if key == "chat-rec":
+            retriever = models.reference_systems([s.chatrec_ranker], inputs.data, inputs.split,
+                                                 cache, s.seed)[0]  # fmt: skip
+        out.append(LLMRow(LLM_ROWS[key], client, library, catalog, grounder, retriever))
+    return out
+
+
 async def run_one_turn(
     settings: OneTurnSettings,
     client: ChatCompletionClient,
@@ -294,6 +335,7 @@ async def run_one_turn(
     references = models.reference_systems(baselines, data, split, cache, s.seed)
     library = prompts or PromptLibrary()
     agent = InteRecAgentSystem(options, prepared, client, library)
+    rows = llm_rows(s, client, library, inputs, cache)
     step(f"generating {s.n} {s.task} requests" if request_set is None
          else f"using the {s.n} {s.task} requests of {request_set.path}")  # fmt: skip
     requests, source = await _requests_for(s, client, library, inputs.dataset.catalog, cases,
@@ -301,7 +343,7 @@ async def run_one_turn(
     step("asking every system")
     usable = [(c, r) for c, r in zip(cases, requests, strict=True) if r.error is None]
     per_case = await _bounded(s.concurrency, [
-        _answer_case(s, c, r, agent, references) for c, r in usable
+        _answer_case(s, c, r, agent, references, rows) for c, r in usable
     ])  # fmt: skip
     answers = [a for group in per_case for a in group]
     frame = pd.DataFrame([a.model_dump() for a in answers], columns=list(SystemAnswer.model_fields))

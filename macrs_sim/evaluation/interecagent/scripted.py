@@ -6,7 +6,9 @@ message is the placeholder recommendation); ranking writes the paper's example q
 with the candidates as given. InteRecAgent's planner notes the titles the user says they liked and
 gets one more case: a request listing candidates is planned as store, rank by preference,
 fetch them all (the paper's ranking plan); anything else is planned by its own scripted
-planner, the appended instruction left out (its words are not the user's wishes).
+planner, the appended instruction left out (its words are not the user's wishes). The LLM
+rows: "LLM only" ranks the listed candidates in reverse, or (retrieval) names the liked
+titles and a film the catalog lacks; Chat-Rec picks the first n candidates it is given.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ _CANDIDATE_LINE = re.compile(r"rank those candidates: (.*)$", re.MULTILINE)
 _YEAR = re.compile(r"released in (\d{4})")
 _GENRES = re.compile(r"genres: ([^;.]*)")
 _LISTED = re.compile(r"candidates in my mind: (.*?)\. Could you")
+_POOL = re.compile(r"likely to like: (.*)$", re.MULTILINE)
+_SELECT = re.compile(r"select (\d+) movies")
 # What the scripted users say they liked: "User: I liked X." or "I enjoyed X in the past".
 _LIKED = re.compile(r"^User: I liked (.+)\.$|I enjoyed (.+?) in the past", re.MULTILINE)
 LISTED_QUESTION = (
@@ -101,11 +105,30 @@ def one_turn_planner(fetch_k: int, instruction: str) -> Rule:
     return planner
 
 
+def llm_only_answer(req: ScriptedRequest) -> str:
+    """Ranking: the listed candidates in reverse; retrieval: the liked titles, then a film the
+    catalog has not."""
+    text = _prompt(req)
+    listed = _found(_LISTED, text)
+    titles = listed.split("; ")[::-1] if listed else [*liked_titles(text), "Not A Film (2001)"]
+    return "\n".join(f"{n}. {t}" for n, t in enumerate(titles, start=1))
+
+
+def chat_rec_answer(req: ScriptedRequest) -> str:
+    """The first n of the candidates given."""
+    text = _prompt(req)
+    pool = [t for t in _found(_POOL, text).split("; ") if t]
+    n = int(_found(_SELECT, text) or 1)
+    return "\n".join(f"{i}. {t}" for i, t in enumerate(pool[:n], start=1))
+
+
 def one_turn_scripted_rules(fetch_k: int, instruction: str) -> dict[str, Rule]:
-    """InteRecAgent's rules (fetching `fetch_k`) and the two generators."""
+    """InteRecAgent's rules (fetching `fetch_k`), the two generators and the LLM rows."""
     return {
         **interecagent_scripted_rules((), fetch_k=fetch_k),
         "interecagent.planner": one_turn_planner(fetch_k, instruction),
         ROLE_PREFIX + "retrieval": retrieval_conversation,
         ROLE_PREFIX + "ranking": ranking_question,
+        ROLE_PREFIX + "llm_only": llm_only_answer,
+        ROLE_PREFIX + "chat_rec": chat_rec_answer,
     }

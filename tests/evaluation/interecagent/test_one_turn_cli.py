@@ -49,7 +49,7 @@ def _run(
 ) -> tuple[int, str, str]:
     argv = ["eval", "interecagent", "one-turn", str(db), "--n", "3", "--baselines", "popularity",
             "--out", str(tmp / "out"), "--cache-dir", str(tmp / "models"), "--no-progress",
-            *args]  # fmt: skip
+            *(() if "--llm-rows" in args else ("--llm-rows", "none")), *args]  # fmt: skip
     code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err

@@ -58,7 +58,7 @@ def _requests(db: Path, out: Path, *args: str) -> int:
 def _one_turn(tmp: Path, db: Path, *args: str) -> int:
     return main(["eval", "interecagent", "one-turn", str(db), "--baselines", "popularity",
                  "--out", str(tmp / "out"), "--cache-dir", str(tmp / "models"), "--no-progress",
-                 "--scenario", str(tmp / "s.toml"), *args])  # fmt: skip
+                 "--scenario", str(tmp / "s.toml"), "--llm-rows", "none", *args])  # fmt: skip
 
 
 def test_requests_are_written_once_with_their_generator(
