@@ -3,8 +3,10 @@ stored as `http://***@host/v1` (the model config in memory keeps the real URL)."
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterable
+from urllib.parse import unquote
 
 MASK = "***"
 # scheme:// (optional, for a URL written without one), then userinfo up to the netloc's
@@ -35,3 +37,16 @@ def redact_text(text: str, urls: Iterable[str | None]) -> str:
         if len(password) >= 4:  # shorter ones would mask ordinary letters too
             text = text.replace(password, MASK)
     return text
+
+
+def split_userinfo(url: str) -> tuple[str, str | None]:
+    """`url` without its userinfo, and the `Authorization` value that userinfo stands for:
+    `Basic base64(user:password)`, both parts URL-decoded first (RFC 7617); None without
+    one. `http://us%40er:p%3Aw@host/v1` -> (`http://host/v1`, `Basic dXNAZXI6cDp3`)."""
+    info = userinfo(url)
+    if info is None:
+        return url, None
+    bare = _USERINFO.sub(lambda m: m.group(1) or "", url, count=1)
+    user, _, password = info.partition(":")
+    pair = f"{unquote(user)}:{unquote(password)}".encode()
+    return bare, "Basic " + base64.b64encode(pair).decode("ascii")

@@ -1,5 +1,6 @@
-"""The `http` system against a small server on 127.0.0.1: good replies, and faults that
-cost one dialogue each (a reply that does not fit, a timeout, a 500)."""
+"""The `http` system against a small server on 127.0.0.1: good replies, faults that cost
+one dialogue each (a reply that does not fit, a timeout, a 404), and a 500 that leaves its
+dialogue unfinished (an outage: the same command runs it again)."""
 
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ from macrs_sim.data.dataset import demo_dataset
 from macrs_sim.data.samples import build_samples
 from macrs_sim.store import RunStore
 
-DATA = DataConfig(history_len=5, min_history=2, n_samples=5)
+DATA = DataConfig(history_len=5, min_history=2, n_samples=6)
 CATALOG = demo_dataset(DATA).catalog
 SAMPLES = sorted(build_samples(demo_dataset(DATA), DATA), key=lambda s: s.sample_id)
 # One faulty behaviour per sample; the last two samples get a well-behaved server.
-FAULTS = {SAMPLES[0].sample_id: "bad", SAMPLES[1].sample_id: "slow", SAMPLES[2].sample_id: "500"}
+FAULTS = dict(zip((s.sample_id for s in SAMPLES), ("bad", "slow", "500", "404"), strict=False))
 requests: list[dict[str, Any]] = []
 
 
@@ -34,8 +35,8 @@ async def crs(request: web.Request) -> web.Response:
         return web.json_response({"act": "recommend", "txt": "typo"})
     if fault == "slow":
         await asyncio.sleep(2)
-    if fault == "500":
-        return web.Response(status=500)
+    if fault in ("500", "404"):
+        return web.Response(status=int(fault))
     unseen = [i for i in CATALOG if i.item_id not in body["history"]]
     turn = len(dialogue["exchanges"])
     if body["request"] == "final_list":
@@ -80,12 +81,19 @@ async def test_a_remote_system_runs_a_campaign_and_faults_cost_one_dialogue(
     result = await run_campaign_async(scenario, output_dir=tmp_path / "runs", progress=False)
     with RunStore.open(result.store_path) as store:
         by_sample = {r.sample_id: r for r in store.read_results()}
-    bad, slow, failed = (by_sample[s.sample_id] for s in SAMPLES[:3])
-    assert bad.status == "error" and "bad reply: text: Field required" in str(bad.error)
+    bad, slow, failed = (by_sample[s.sample_id] for s in (SAMPLES[0], SAMPLES[1], SAMPLES[3]))
+    where = server_url.replace("user:secret@", "***@")
+    assert (
+        bad.status == "error"
+        and bad.error == f"HTTPSystemError: {where}: bad reply: text: Field required"
+    )
     assert slow.status == "error" and "no reply within 0.5 s" in str(slow.error)
-    assert failed.status == "error" and "HTTP 500" in str(failed.error)
+    assert failed.status == "error" and failed.error == f"HTTPSystemError: {where}: HTTP 404"
     assert "secret" not in f"{bad.error}{slow.error}{failed.error}"
-    for sample in SAMPLES[3:]:
+    # The 500: the server's fault, not the system's: unfinished, not stored.
+    assert SAMPLES[2].sample_id not in by_sample
+    assert (result.status, result.unfinished, result.stored) == ("incomplete", 1, 5)
+    for sample in SAMPLES[4:]:
         r = by_sample[sample.sample_id]
         unseen = [i for i in CATALOG if i.item_id not in sample.history]
         assert r.status in ("success", "failure")

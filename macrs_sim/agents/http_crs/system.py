@@ -4,7 +4,8 @@ Requests (JSON): `{"request": "respond", "system": NAME, "dialogue": DialogueSta
 "history": [item ids]}` and `{"request": "final_list", ..., "k": K, "given": [ItemRef]}`.
 Replies: `{"act": ..., "text": ..., "items": [{"title": ..., "item_id": ...}]}` (item_id
 optional: without it the dialogue loop grounds the title) and `{"items": [...]}`.
-A timeout, a non-2xx status or a reply that does not fit costs that dialogue only.
+Limits, redirects and which failures cost the dialogue and which leave it unfinished (an
+outage: no connection, 5xx, 429): transport.py.
 """
 
 from __future__ import annotations
@@ -12,20 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-import aiohttp
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from macrs_sim.agents.context import SystemContext
 from macrs_sim.agents.http_crs.options import HTTPSystemOptions
+from macrs_sim.agents.http_crs.transport import HTTPSystemError, Poster
 from macrs_sim.protocol import DialogueState, ItemRef, SystemTurn
-from macrs_sim.redact import redact_url
 
 MAX_ITEMS = 1000
 R = TypeVar("R", bound=BaseModel)
-
-
-class HTTPSystemError(RuntimeError):
-    """The remote system failed this request (recorded as the dialogue's error)."""
 
 
 class _Item(BaseModel):
@@ -54,30 +50,19 @@ def _refs(items: Sequence[_Item]) -> tuple[ItemRef, ...]:
 class HTTPRecommender:
     def __init__(self, options: HTTPSystemOptions, ctx: SystemContext) -> None:
         self.name = ctx.name
-        self._url = options.url
-        self._timeout = aiohttp.ClientTimeout(total=options.timeout_s)
+        self._poster = Poster(
+            options.url, timeout_s=options.timeout_s, max_reply_bytes=options.max_reply_bytes
+        )
         self._history = list(ctx.history)
-        self._session: aiohttp.ClientSession | None = None
 
     async def _post(self, body: dict[str, Any], reply: type[R]) -> R:
-        if self._session is None:
-            self._session = aiohttp.ClientSession(timeout=self._timeout)
-        body = {**body, "system": self.name, "history": self._history}
-        where = redact_url(self._url)
-        try:
-            async with self._session.post(self._url, json=body) as resp:
-                if resp.status // 100 != 2:
-                    raise HTTPSystemError(f"{where}: HTTP {resp.status}")
-                data = await resp.json(content_type=None)
-        except TimeoutError:
-            raise HTTPSystemError(f"{where}: no reply within {self._timeout.total} s") from None
-        except (aiohttp.ClientError, ValueError) as err:
-            raise HTTPSystemError(f"{where}: {type(err).__name__}: {err}") from None
+        data = await self._poster.post({**body, "system": self.name, "history": self._history})
         try:
             return reply.model_validate(data)
         except ValidationError as err:
             first = err.errors()[0]
             loc = ".".join(str(p) for p in first["loc"]) or "reply"
+            where = self._poster.where
             raise HTTPSystemError(f"{where}: bad reply: {loc}: {first['msg']}") from None
 
     async def respond(self, state: DialogueState) -> SystemTurn:
@@ -97,8 +82,7 @@ class HTTPRecommender:
         return list(_refs((await self._post(body, ListReply)).items[:k]))
 
     async def close(self) -> None:
-        if self._session is not None:
-            await self._session.close()
+        await self._poster.close()
 
 
 def build(options: HTTPSystemOptions, ctx: SystemContext) -> HTTPRecommender:
