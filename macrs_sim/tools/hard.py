@@ -1,9 +1,16 @@
-"""`filter_items`: hard conditions (genres, years, popularity) as parameterised SQL."""
+"""`filter_items`: hard conditions as parameterised SQL, and (`sql_condition=True`) a
+model-written SQL condition over the items table (the paper's SQL retrieval tool).
+
+A written condition runs read-only (`readonly_db`: authorizer, row and time limits); it is
+checked first so that it stays one boolean expression: no ';' (a second statement), no
+comments, balanced parentheses and quotes, no write or schema keyword.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -12,11 +19,12 @@ from macrs_sim.tools.base import RecTool
 from macrs_sim.tools.items import ItemHit, ItemHits, render_hits
 from macrs_sim.tools.log import ToolCallLog
 from macrs_sim.tools.readonly_db import query
+from macrs_sim.tools.sql import DEFAULT_HIDDEN
 
 _ORDER = {
-    "popularity": "i.n_interactions DESC, i.rowid",
-    "year": "i.year DESC, i.rowid",
-    "title": "i.title COLLATE NOCASE, i.rowid",
+    "popularity": "n_interactions DESC, rowid",
+    "year": "year DESC, rowid",
+    "title": "title COLLATE NOCASE, rowid",
 }
 
 
@@ -32,67 +40,144 @@ class HardFilterArgs(BaseModel):
     limit: int = Field(default=20, ge=1, le=200)
 
 
+class HardConditionArgs(HardFilterArgs):
+    text_field: ClassVar[str] = "condition"
+    condition: str | None = Field(
+        default=None,
+        max_length=2000,
+        description="A SQL condition over the items table (what follows WHERE), e.g. "
+        "director LIKE '%Mann%' AND year > 1990.",
+    )
+
+
+class HardHits(ItemHits):
+    # More items met the conditions than `limit` let through.
+    more: bool = False
+
+
+# Words that only a write, a schema change or a second database would need.
+_FORBIDDEN = frozenset({
+    "insert", "update", "delete", "drop", "create", "alter", "attach", "detach", "pragma",
+    "vacuum", "reindex", "begin", "commit", "rollback", "savepoint", "release", "analyze",
+})  # fmt: skip
+_WORD = re.compile(r"[A-Za-z_]+")
+_BARE_CAST = re.compile(r"(?<![\w.])cast\b(?!\s*\()", re.IGNORECASE)
+
+
+def check_condition(text: str) -> str:
+    """The condition, if it is one read-only boolean expression; else a ToolInputError."""
+    cond = re.sub(r"^\s*WHERE\s+", "", text.strip(), flags=re.IGNORECASE)
+    if not cond:
+        raise ToolInputError("the SQL condition is empty")
+    outside: list[str] = []
+    depth, quote = 0, ""
+    for i, ch in enumerate(cond):
+        if quote:
+            quote = "" if ch == quote else quote
+            outside.append(" ")
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch == ";":
+            raise ToolInputError("refused: one condition only (';' would start a second statement)")
+        elif cond.startswith(("--", "/*"), i):
+            raise ToolInputError("refused: comments are not allowed in the condition")
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            raise ToolInputError("refused: unbalanced parentheses in the condition")
+        outside.append(ch)
+    if quote or depth:
+        raise ToolInputError("refused: unclosed quote or parenthesis in the condition")
+    bad = sorted({w.upper() for w in _WORD.findall("".join(outside)) if w.lower() in _FORBIDDEN})
+    if bad:
+        raise ToolInputError(f"refused: the condition may only read items (found {', '.join(bad)})")
+    # `cast` is an SQL keyword: a bare column name becomes the quoted one.
+    text_out = "".join(outside)
+    for m in reversed(list(_BARE_CAST.finditer(text_out))):
+        cond = f'{cond[: m.start()]}"cast"{cond[m.end() :]}'
+    if re.match(r"(SELECT|WITH)\b", cond, re.IGNORECASE):  # a whole query (RecAI's form)
+        return f"item_id IN (SELECT item_id FROM ({cond}))"
+    return cond
+
+
 def _where(args: HardFilterArgs) -> tuple[str, list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
     genre_sql = "SELECT item_id FROM item_genres WHERE genre = ? COLLATE NOCASE"
     for genre in args.genres:
-        clauses.append(f"i.item_id IN ({genre_sql})")
+        clauses.append(f"item_id IN ({genre_sql})")
         params.append(genre)
     for genre in args.exclude_genres:
-        clauses.append(f"i.item_id NOT IN ({genre_sql})")
+        clauses.append(f"item_id NOT IN ({genre_sql})")
         params.append(genre)
     bounds = [
-        ("i.year >= ?", args.year_min), ("i.year <= ?", args.year_max),
-        ("i.n_interactions >= ?", args.min_interactions),
-        ("i.n_interactions <= ?", args.max_interactions),
+        ("year >= ?", args.year_min), ("year <= ?", args.year_max),
+        ("n_interactions >= ?", args.min_interactions),
+        ("n_interactions <= ?", args.max_interactions),
     ]  # fmt: skip
     for clause, value in bounds:
         if value is not None:
             clauses.append(clause)
             params.append(value)
     if args.within is not None:
-        clauses.append(f"i.item_id IN ({', '.join('?' * len(args.within))})")
+        clauses.append(f"item_id IN ({', '.join('?' * len(args.within))})")
         params += args.within
+    if isinstance(args, HardConditionArgs) and args.condition is not None:
+        clauses.append(f"({check_condition(args.condition)})")
     return " AND ".join(clauses) or "1", params
 
 
-class HardFilterTool(RecTool[HardFilterArgs, ItemHits]):
+class HardFilterTool(RecTool[HardFilterArgs, HardHits]):
     def __init__(
-        self, database: Path, *, log: ToolCallLog | None = None, name: str = "filter_items"
+        self,
+        database: Path,
+        *,
+        log: ToolCallLog | None = None,
+        name: str = "filter_items",
+        sql_condition: bool = False,
+        time_limit_s: float = 5.0,
     ) -> None:
         description = (
             "Find items that meet hard conditions: all of some genres, none of others, a "
             "release-year range, a range of how many users interacted with it. Returns ids."
         )
-        super().__init__(HardFilterArgs, name, description, log)
+        if sql_condition:
+            description += " Or any read-only SQL condition over the items table."
+        args_type = HardConditionArgs if sql_condition else HardFilterArgs
+        super().__init__(args_type, name, description, log)
         self.database = database
+        self.time_limit_s = time_limit_s
         self._genres: dict[str, str] | None = None
 
-    def _run(self, sql: str, params: list[Any], rows: int) -> list[tuple[Any, ...]]:
-        return query(self.database, sql, tuple(params), max_rows=rows, time_limit_s=5.0)[1]
+    def _run(self, sql: str, params: list[Any], rows: int) -> tuple[list[tuple[Any, ...]], bool]:
+        _, found, more = query(
+            self.database, sql, tuple(params), max_rows=rows, time_limit_s=self.time_limit_s,
+            hidden_tables=DEFAULT_HIDDEN,
+        )  # fmt: skip
+        return found, more
 
     def _check_genres(self, args: HardFilterArgs) -> None:
         if self._genres is None:
-            rows = self._run("SELECT DISTINCT genre FROM item_genres ORDER BY genre", [], 100_000)
+            sql = "SELECT DISTINCT genre FROM item_genres ORDER BY genre"
+            rows = self._run(sql, [], 100_000)[0]
             self._genres = {str(g).casefold(): str(g) for (g,) in rows}
         bad = [g for g in args.genres + args.exclude_genres if g.casefold() not in self._genres]
         if bad:
             known = ", ".join(sorted(self._genres.values()))
             raise ToolInputError(f"unknown genre {', '.join(map(repr, bad))}; known: {known}")
 
-    def compute(self, args: HardFilterArgs) -> ItemHits:
+    def compute(self, args: HardFilterArgs) -> HardHits:
         self._check_genres(args)
         where, params = _where(args)
         sql = (
-            "SELECT i.item_id, i.title, i.year FROM items i "
+            "SELECT item_id, title, year FROM items "
             f"WHERE {where} ORDER BY {_ORDER[args.order_by]} LIMIT ?"
         )
-        rows = self._run(sql, [*params, args.limit], args.limit)
+        rows, more = self._run(sql, [*params, args.limit + 1], args.limit)
         hits = [ItemHit(item_id=r[0], title=_display(r[1], r[2])) for r in rows]
-        return ItemHits(hits=tuple(hits))
+        return HardHits(hits=tuple(hits), more=more)
 
-    def render(self, result: ItemHits) -> str:
+    def render(self, result: HardHits) -> str:
         return render_hits(result, "No item meets these conditions.")
 
 

@@ -17,6 +17,8 @@ class Attempt(BaseModel):
     plan: tuple[PlanStep, ...] = ()
     repairs: tuple[str, ...] = ()
     plan_error: str | None = None
+    # Why the plan failed (unreadable, or no step ran): the user got a clarifying question.
+    plan_failure: str | None = None
     tools: tuple[TrackRecord, ...] = ()
     candidates: int = 0
     shown: tuple[str, ...] = ()
@@ -25,3 +27,5 @@ class Attempt(BaseModel):
     critique_in: str | None = None
     verdict: CriticOutput | None = None
     critic_error: str | None = None
+    # Rejected by the critic: its profile updates were undone before the next attempt.
+    reverted: bool = False

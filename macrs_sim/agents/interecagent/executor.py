@@ -23,7 +23,7 @@ from macrs_sim.protocol import ToolCallRecord
 from macrs_sim.tools import RecTool, ToolCallLog, ToolReply, ToolResources
 from macrs_sim.tools.args import validation_message
 from macrs_sim.tools.bm25 import Bm25SearchTool, SearchArgs
-from macrs_sim.tools.hard import HardFilterArgs, HardFilterTool
+from macrs_sim.tools.hard import HardConditionArgs, HardFilterTool, HardHits
 from macrs_sim.tools.items import ItemHits
 from macrs_sim.tools.rank import RankArgs, RankTool
 from macrs_sim.tools.soft import SimilarArgs, SimilarItemsTool, TextSimilarityTool
@@ -74,7 +74,7 @@ class BusExecutor:
         # The toolkit's tools record nothing themselves: `_call` records each call with the
         # step's input as the model wrote it, not the bus-sized argument lists built here.
         self.sql = SqlQueryTool(res.database)
-        self.hard = HardFilterTool(res.database)
+        self.hard = HardFilterTool(res.database, sql_condition=True)
         self.rank = RankTool(res.resolver, dict(res.popularity), scorer=res.scorer,
                              similarity=res.text)  # fmt: skip
         self.similar = SimilarItemsTool(res.neighbours, res.resolver) if res.neighbours else None
@@ -153,16 +153,24 @@ class BusExecutor:
         return StepResult(True, reply.text)
 
     async def _hard(self, bus: CandidateBus, args: dict[str, Any]) -> StepResult:
-        base, note = self._known_genres(HardFilterArgs.model_validate(args))
+        base, note = self._known_genres(HardConditionArgs.model_validate(args))
+        # The condition reads the bus: earlier steps' candidates (the paper's candidate bus).
         within = None if bus.full else list(bus.items)
         if within == []:
             return StepResult(True, self._preview(bus), note="the bus was already empty")
-        query = base.model_copy(update={"within": within, "limit": self.settings.hard_limit})
+        limit = self.settings.hard_limit
+        query = base.model_copy(update={"within": within, "limit": limit})
         reply = await self._call(self.hard, query)
-        bus.keep(_ids(_hits(reply.data, reply.error)))
+        hits = _hits(reply.data, reply.error)
+        bus.keep(_ids(hits))
+        if isinstance(hits, HardHits) and hits.more:
+            cut = (
+                f"more than {limit} items met the conditions: kept the first {limit} by popularity"
+            )
+            note = f"{note}; {cut}" if note else cut
         return StepResult(True, self._preview(bus), note=note)
 
-    def _known_genres(self, args: HardFilterArgs) -> tuple[HardFilterArgs, str | None]:
+    def _known_genres(self, args: HardConditionArgs) -> tuple[HardConditionArgs, str | None]:
         """Small models write "none" or a person as a genre: such entries are dropped with a
         note, unless nothing else is asked (then the tool's own error goes back)."""
         unknown = [g for g in args.genres + args.exclude_genres if g.casefold() not in self._genres]
@@ -181,7 +189,7 @@ class BusExecutor:
     async def _soft(self, bus: CandidateBus, args: dict[str, Any]) -> StepResult:
         soft = ti.SoftInput(**args)
         k = max(1, math.ceil(self.settings.soft_fraction * len(self.all_items)))
-        seeds = soft.items or ([] if soft.description else self.memory.like)
+        seeds = soft.items or ([] if soft.description else self.memory.likes())
         if seeds and self.similar is not None:
             reply = await self._call(self.similar, SimilarArgs.model_construct(items=seeds, k=k))
         elif soft.description or seeds:
@@ -205,7 +213,9 @@ class BusExecutor:
         bus.drop(self._excluded())
         if not bus.items:
             return StepResult(True, self._preview(bus), note="nothing left to rank")
-        history = list(self.memory.long_term_likes) + self.res.resolver.resolve(self.memory.like)[0]
+        history = (
+            list(self.memory.long_term_likes) + self.res.resolver.resolve(self.memory.likes())[0]
+        )
         note = None
         by = rank.by
         if by == "preference" and self.res.scorer is None:
@@ -237,7 +247,7 @@ class BusExecutor:
 
     def _excluded(self) -> list[str]:
         """Disliked, already shown and already seen items (the long-term history)."""
-        disliked = self.res.resolver.resolve(self.memory.dislike)[0]
+        disliked = self.res.resolver.resolve(self.memory.dislikes())[0]
         return disliked + list(self.memory.shown) + list(self.memory.long_term_likes)
 
     def _preview(self, bus: CandidateBus) -> str:
@@ -266,7 +276,7 @@ class BusExecutor:
 
 
 _MODELS: dict[str, type[BaseModel]] = {
-    ti.STORE: ti.StoreInput, ti.QUERY: ti.QueryInput, ti.HARD: HardFilterArgs,
+    ti.STORE: ti.StoreInput, ti.QUERY: ti.QueryInput, ti.HARD: HardConditionArgs,
     ti.SOFT: ti.SoftInput, ti.RANK: ti.RankInput, ti.FETCH: ti.FetchInput,
 }  # fmt: skip
 

@@ -17,6 +17,13 @@ class InteRecAgentOptions(BaseModel):
     demonstrations: bool = True
     # "w/o R": no critic.
     reflection: bool = True
+    # Re-plans after a negative verdict (RecAI's reflection_limits = 3): at most 1 + this many
+    # judged attempts; a rejected attempt's profile updates are reverted, the last one is kept.
+    reflection_limit: int = Field(default=3, ge=1, le=5)
+    # Dialogue window: the last K exchanges stay verbatim in the prompts; older ones are
+    # summarised into the long-term profile (one model call per turn that leaves it). None:
+    # the whole dialogue stays (RecAI's default: enable_shorten = 0, user_profile_update = -1).
+    dialogue_window: int | None = Field(default=None, ge=1, le=50)
     # Long-term memory: the sample's history as liked items (ranking input, never shown
     # again). The paper's session-wise and one-turn protocols run without it (§4.1).
     long_term_memory: bool = True

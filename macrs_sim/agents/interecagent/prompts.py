@@ -13,7 +13,7 @@ from macrs_sim.agents.interecagent.demos import Demonstration
 from macrs_sim.agents.interecagent.schemas import PlanStep
 from macrs_sim.agents.rendering import NONE, render_history
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
-from macrs_sim.protocol import DialogueState
+from macrs_sim.protocol import DialogueState, Utterance
 from macrs_sim.tools.sql import TABLES
 
 # The tables the query tool may read (the interactions table is hidden from systems).
@@ -46,6 +46,8 @@ class InteRecPrompts:
     reply: PromptTemplate
     critic: PromptTemplate
     tools: str
+    chat: PromptTemplate
+    profile: PromptTemplate
 
     @classmethod
     def load(cls, library: PromptLibrary) -> InteRecPrompts:
@@ -53,13 +55,32 @@ class InteRecPrompts:
             return library.get(f"interecagent/{name}")
 
         tools = get("tools").render("tools")
-        return cls(get("planner"), get("react"), get("reply"), get("critic"), tools)
+        return cls(get("planner"), get("react"), get("reply"), get("critic"), tools,
+                   get("chat"), get("profile"))  # fmt: skip
 
 
 def split_request(state: DialogueState) -> tuple[str, str]:
     """(the conversation before the latest user message, the latest user message)."""
     utterances = state.utterances()
     return render_history(utterances[:-1]), utterances[-1].text
+
+
+@dataclass(frozen=True)
+class Windowed:
+    """The prompt's view of the dialogue with a window of the last K exchanges."""
+
+    history: str
+    request: str
+    # The utterances before the window (oldest first): what the profile summary covers.
+    dropped: tuple[Utterance, ...]
+
+
+def window_request(state: DialogueState, k: int | None) -> Windowed:
+    """The last `k` exchanges (user and assistant messages) before the latest message."""
+    utterances = state.utterances()
+    before = utterances[:-1]
+    cut = 0 if k is None else max(0, len(before) - 2 * k)
+    return Windowed(render_history(before[cut:]), utterances[-1].text, tuple(before[:cut]))
 
 
 def render_plan(steps: Sequence[PlanStep]) -> str:
@@ -142,5 +163,23 @@ def critic_messages(
     )
     return [
         SystemMessage(content=p.critic.render("system", tools=p.tools)),
+        UserMessage(content=user, source="user"),
+    ]
+
+
+def chat_messages(
+    p: InteRecPrompts, history: str, request: str, *, clarify: bool
+) -> list[LLMMessage]:
+    """A reply with no tool: chit-chat from the model's knowledge, or (the plan failed) a
+    clarifying question. Neither sees any plan or tool text."""
+    system = p.chat.render("clarify" if clarify else "system")
+    user = p.chat.render("user", history=history, request=request)
+    return [SystemMessage(content=system), UserMessage(content=user, source="user")]
+
+
+def profile_messages(p: InteRecPrompts, dropped: Sequence[Utterance]) -> list[LLMMessage]:
+    user = p.profile.render("user", conversation=render_history(dropped))
+    return [
+        SystemMessage(content=p.profile.render("system")),
         UserMessage(content=user, source="user"),
     ]

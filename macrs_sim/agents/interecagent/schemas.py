@@ -1,4 +1,5 @@
-"""What the model writes: a plan (with profile updates), a ReAct step, a critic verdict."""
+"""What the model writes: a plan (with profile updates), a ReAct step, a critic verdict, and
+the profile summary of the turns that left the dialogue window."""
 
 from __future__ import annotations
 
@@ -19,6 +20,13 @@ class ProfileUpdate(BaseModel):
     like: list[str] = Field(default_factory=list)
     dislike: list[str] = Field(default_factory=list)
     expect: list[str] = Field(default_factory=list)
+
+
+class ProfileSummary(BaseModel):
+    """The user's lasting taste in a stretch of dialogue (RecAI: like / unwanted)."""
+
+    like: list[str] = Field(default_factory=list)
+    dislike: list[str] = Field(default_factory=list)
 
 
 class PlanOutput(BaseModel):

@@ -1,7 +1,8 @@
 """Scripted answers for InteRecAgent's roles, so the system runs end to end without a model.
 
-The planner reads the latest user message: genres it names become a hard filter, a decade
-("1990s") a year range; then rank by preference and fetch. ReAct plays the same plan one step
+The planner reads the latest user message: genres it names and a decade ("1990s") become the
+hard filter's SQL condition; then rank by preference and fetch. A message with no taste in it
+("hi", "thanks") gets a plan with no tool (chit-chat). ReAct plays the same plan one step
 per call, then finishes. The critic approves; tests swap in a negative one.
 """
 
@@ -9,11 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from pydantic import BaseModel
 
-from macrs_sim.agents.interecagent.schemas import CriticOutput, PlanOutput, PlanStep, ReactStep
+from macrs_sim.agents.interecagent.schemas import (
+    CriticOutput,
+    PlanOutput,
+    PlanStep,
+    ProfileSummary,
+    ReactStep,
+)
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
@@ -21,6 +27,7 @@ _GENRES = re.compile(r"^Genres in the catalog \(hard_filter knows only these\): 
 _LATEST = re.compile(r"^The user's latest message: (.*)$", re.MULTILINE)
 _DECADE = re.compile(r"\b(1[89]\d|20\d)0s\b")
 _SHOWN = re.compile(r"^\d+\. (.+)$", re.MULTILINE)
+_CHAT = re.compile(r"^(hi|hello|hey|thanks|thank you|bye)\b[\s!.]*$", re.IGNORECASE)
 
 
 def _user_text(req: ScriptedRequest) -> str:
@@ -32,16 +39,22 @@ def latest_request(req: ScriptedRequest) -> str:
     return found[-1].strip() if found else ""
 
 
-def scripted_plan(request: str, genres: Sequence[str], k: int = 3) -> list[PlanStep]:
-    conditions: dict[str, Any] = {}
+def scripted_condition(request: str, genres: Sequence[str]) -> str:
+    """The SQL condition (what follows WHERE) for the genres and decade the request names."""
     named = [g for g in genres if re.search(rf"\b{re.escape(g)}\b", request, re.IGNORECASE)]
-    if named:
-        conditions["genres"] = named[:2]
+    parts = ["genres LIKE '%{}%'".format(g.replace("'", "''")) for g in named[:2]]
     decade = _DECADE.search(request)
     if decade:
         start = int(decade.group(1)) * 10
-        conditions |= {"year_min": start, "year_max": start + 9}
-    steps = [PlanStep(tool="hard_filter", input=conditions)] if conditions else []
+        parts.append(f"year BETWEEN {start} AND {start + 9}")
+    return " AND ".join(parts)
+
+
+def scripted_plan(request: str, genres: Sequence[str], k: int = 3) -> list[PlanStep]:
+    if _CHAT.match(request.strip()):
+        return []
+    condition = scripted_condition(request, genres)
+    steps = [PlanStep(tool="hard_filter", input={"condition": condition})] if condition else []
     return [*steps, PlanStep(tool="rank_candidates", input={"by": "preference"}),
             PlanStep(tool="fetch_candidates", input={"k": k})]  # fmt: skip
 
@@ -82,4 +95,6 @@ def interecagent_scripted_rules(
         "interecagent.react": react,
         "interecagent.reply": scripted_reply,
         "interecagent.critic": lambda req: CriticOutput(correct=True),
+        # The dialogue window's summary: nothing lasting is read from the scripted turns.
+        "interecagent.profile": lambda req: ProfileSummary(),
     }

@@ -1,10 +1,14 @@
 """InteRecAgent as a system under test: plan, execute over the candidate bus, reply, reflect.
 
 Plan-first (default): one planner call writes every tool call of the turn, the executor runs
-them with no model in the loop, one call writes the reply from the last tool's output. ReAct
+them with no model in the loop, one call writes the reply from the last tool's output; a plan
+with no tool is answered from the model's own knowledge (chit-chat), a plan that failed (not
+readable, or no step ran) with a clarifying question, the failure kept in `explain`. ReAct
 ("w/o P"): one call per tool, the last one ("finish") carries the reply. With reflection, a
-critic judges (request, plan, tracker, reply); a negative verdict re-plans once with the
-critique. Every model call runs under `calling(CallContext(role="interecagent.<role>"))`.
+critic judges each attempt (request, plan, tracker, reply); a negative verdict reverts the
+attempt's profile updates and re-plans with the critique, up to `reflection_limit` times.
+With a dialogue window, turns that leave it are summarised into the long-term profile.
+Every model call runs under `calling(CallContext(role="interecagent.<role>"))`.
 """
 
 from __future__ import annotations
@@ -12,27 +16,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from autogen_core.models import ChatCompletionClient, LLMMessage
+from autogen_core.models import ChatCompletionClient
 from pydantic import BaseModel
 
 from macrs_sim.agents.interecagent import prompts as pb
 from macrs_sim.agents.interecagent.attempt import Attempt
 from macrs_sim.agents.interecagent.bus import Tracker
+from macrs_sim.agents.interecagent.calls import ModelCalls, failure
 from macrs_sim.agents.interecagent.demos import DemoIndex, Demonstration
 from macrs_sim.agents.interecagent.executor import BusExecutor
 from macrs_sim.agents.interecagent.inputs import RANK, repair_plan
 from macrs_sim.agents.interecagent.memory import ProfileMemory
 from macrs_sim.agents.interecagent.options import InteRecAgentOptions
-from macrs_sim.agents.interecagent.schemas import CriticOutput, PlanOutput, PlanStep, ReactStep
-from macrs_sim.errors import StructuredOutputError
+from macrs_sim.agents.interecagent.schemas import (
+    PlanOutput,
+    PlanStep,
+    ReactStep,
+)
 from macrs_sim.llm.context import CallContext, calling
-from macrs_sim.llm.structured import complete_json, complete_text
 from macrs_sim.protocol import DialogueState, ItemRef, SystemTurn
 
 T = TypeVar("T", bound=BaseModel)
 ROLE_PLANNER, ROLE_REACT = "interecagent.planner", "interecagent.react"
 ROLE_REPLY, ROLE_CRITIC = "interecagent.reply", "interecagent.critic"
-ROLE_TOOLS = "interecagent.tools"
+ROLE_TOOLS, ROLE_PROFILE = "interecagent.tools", "interecagent.profile"
 
 
 class InteRecAgent:
@@ -56,20 +63,41 @@ class InteRecAgent:
         self.options = options
         self._dialogue_id = dialogue_id
         self._turn = 0
+        # Utterances before the window already summarised into the profile.
+        self._summarised = 0
+        self._summary: dict[str, Any] = {}
+        self._calls = ModelCalls(client, prompts, options, self._ctx)
 
     async def respond(self, state: DialogueState) -> SystemTurn:
         self._turn = state.turn
-        history, request = pb.split_request(state)
-        attempts = [await self._attempt(history, request, None)]
-        if self.options.reflection:
-            first = attempts[0]
-            first.verdict, first.critic_error = await self._critic(history, request, first)
-            if first.verdict is not None and not first.verdict.correct:
-                critique = pb.Critique(pb.render_plan(first.plan), first.verdict.critique)
-                attempts.append(await self._attempt(history, request, critique))
+        view = pb.window_request(state, self.options.dialogue_window)
+        fresh = view.dropped[self._summarised :]
+        self._summarised = len(view.dropped)
+        self._summary = await self._calls.summarise(self.memory, fresh) if fresh else {}
+        attempts = await self._reflect(view.history, view.request)
         final = attempts[-1]
         self.memory.shown += [i for i in final.shown if i not in self.memory.shown]
         return self._turn_of(final, attempts)
+
+    async def _reflect(self, history: str, request: str) -> list[Attempt]:
+        """Attempts until the critic accepts one, it cannot judge, or the limit is reached
+        (the last attempt is kept, RecAI's "adopt current response")."""
+        attempts: list[Attempt] = []
+        critique: pb.Critique | None = None
+        while True:
+            saved = self.memory.snapshot()
+            att = await self._attempt(history, request, critique)
+            attempts.append(att)
+            if not self.options.reflection:
+                return attempts
+            att.verdict, att.critic_error = await self._calls.critic(history, request, att)
+            if att.verdict is None or att.verdict.correct:
+                return attempts
+            if len(attempts) > self.options.reflection_limit:
+                return attempts
+            self.memory.restore(saved)  # the paper: revert to the initial state, re-plan
+            att.reverted = True
+            critique = pb.Critique(pb.render_plan(att.plan), att.verdict.critique)
 
     async def final_list(
         self, state: DialogueState, k: int, given: Sequence[ItemRef] = ()
@@ -92,9 +120,11 @@ class InteRecAgent:
             "mode": final.mode,
             "attempts": [a.model_dump(mode="json") for a in attempts],
             "replanned": len(attempts) > 1,
+            "plan_failure": final.plan_failure,
+            "window_summary": self._summary or None,
             "candidates": final.candidates,
             "profile": self.memory.dump(),
-            "llm_calls": sum(a.llm_calls for a in attempts),
+            "llm_calls": sum(a.llm_calls for a in attempts) + self._summary.get("llm_calls", 0),
             "demonstration_retrieval": self._demos.method
             if self.options.demonstrations
             else "fixed",
@@ -133,8 +163,13 @@ class InteRecAgent:
             tracker = await self._react(att, self._planner_ctx(history, request), demos, critique)
         att.tools = tuple(tracker.records)
         att.shown = tuple(tracker.shown)
-        if not att.reply:
-            att.reply = await self._reply(att, history, request, tracker.last_output)
+        att.plan_failure = failure(att)
+        if att.plan_failure is not None:
+            att.reply = await self._calls.chat(att, history, request, clarify=True)
+        elif not att.reply and not att.plan:
+            att.reply = await self._calls.chat(att, history, request, clarify=False)
+        elif not att.reply:
+            att.reply = await self._calls.reply(att, history, request, tracker.last_output)
         return att
 
     async def _plan_first(
@@ -145,7 +180,7 @@ class InteRecAgent:
         critique: pb.Critique | None,
     ) -> Tracker:
         msgs = pb.planner_messages(self._prompts, ctx, demos, critique)
-        out, att.plan_error = await self._json(att, ROLE_PLANNER, msgs, PlanOutput)
+        out, att.plan_error = await self._calls.json(att, ROLE_PLANNER, msgs, PlanOutput)
         if out is None:
             out = PlanOutput()
         self.memory.update(out.profile)
@@ -170,7 +205,7 @@ class InteRecAgent:
             msgs = pb.react_messages(
                 self._prompts, ctx, demos, pb.render_steps(tracker.records), critique
             )
-            step, att.plan_error = await self._json(att, ROLE_REACT, msgs, ReactStep)
+            step, att.plan_error = await self._calls.json(att, ROLE_REACT, msgs, ReactStep)
             if step is None:
                 break
             self.memory.update(step.profile)
@@ -186,40 +221,6 @@ class InteRecAgent:
                 await self.executor.run_step(plan[-1], bus, tracker)
         att.plan, att.candidates = tuple(plan), len(bus)
         return tracker
-
-    async def _reply(self, att: Attempt, history: str, request: str, result: str) -> str:
-        msgs = pb.reply_messages(self._prompts, history, request, pb.render_plan(att.plan), result)
-        att.llm_calls += 1
-        try:
-            with calling(self._ctx(ROLE_REPLY)):
-                return await complete_text(self._client, msgs)
-        except StructuredOutputError:
-            return (
-                "What kind of movie would you like?" if not att.shown else "You might like these."
-            )
-
-    async def _critic(
-        self, history: str, request: str, att: Attempt
-    ) -> tuple[CriticOutput | None, str | None]:
-        tracker = Tracker()
-        tracker.records = list(att.tools)
-        msgs = pb.critic_messages(
-            self._prompts, history, request, pb.render_plan(att.plan), tracker.render(), att.reply
-        )
-        return await self._json(att, ROLE_CRITIC, msgs, CriticOutput)
-
-    async def _json(
-        self, att: Attempt, role: str, msgs: list[LLMMessage], schema: type[T]
-    ) -> tuple[T | None, str | None]:
-        """The parsed reply, or None and the error (recorded, never raised)."""
-        att.llm_calls += 1
-        try:
-            with calling(self._ctx(role)):
-                return await complete_json(
-                    self._client, msgs, schema, retries=self.options.retries
-                ), None
-        except StructuredOutputError as err:
-            return None, str(err)
 
     def _ctx(self, role: str) -> CallContext:
         return CallContext(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from macrs_sim.agents.interecagent.schemas import CriticOutput, PlanOutput, PlanStep, ReactStep
+from macrs_sim.agents.interecagent.schemas import PlanOutput, PlanStep, ReactStep
 from macrs_sim.llm.base import message_text
-from macrs_sim.llm.scripted import ScriptedRequest
 from macrs_sim.protocol import ItemRef
 from macrs_sim.tools import ToolCallLog, ToolResources
 from tests.agents.interecagent.helpers import make_system, opening, roles
@@ -110,39 +109,10 @@ async def test_positive_critic_does_not_replan(resources: ToolResources) -> None
     assert turn.explain["replanned"] is False and len(turn.explain["attempts"]) == 1
     assert turn.explain["attempts"][0]["verdict"] == {"correct": True, "critique": ""}
     critic_prompt = message_text(client.calls[2].messages[-1])
-    assert '1. hard_filter {"genres": ["Comedy"]} -> ok; candidates 8 -> 3' in critic_prompt
-
-
-async def test_negative_critic_replans_exactly_once(resources: ToolResources) -> None:
-    seen: list[str] = []
-
-    def planner(req: ScriptedRequest) -> PlanOutput:
-        seen.append(message_text(req.messages[-1]))
-        by = "popularity" if "Critique:" in seen[-1] else "preference"
-        return PlanOutput(plan=[PlanStep(tool="rank_candidates", input={"by": by})])
-
-    bad = CriticOutput(correct=False, critique="Rank by popularity instead.")
-    system, client = make_system(
-        resources,
-        rules={"interecagent.planner": planner, "interecagent.critic": lambda r: bad},
+    assert (
+        """1. hard_filter {"condition": "genres LIKE '%Comedy%'"} -> ok; candidates 8 -> 3"""
+        in critic_prompt
     )
-    turn = await system.respond(opening("Popular films?"))
-    assert roles(client) == [
-        "interecagent.planner", "interecagent.reply", "interecagent.critic",
-        "interecagent.planner", "interecagent.reply",
-    ]  # fmt: skip
-    assert "Critique:" not in seen[0]
-    assert seen[1].endswith(
-        'Previous plan: [{"tool": "rank_candidates", "input": {"by": "preference"}}, '
-        '{"tool": "fetch_candidates", "input": {}}]\n'
-        "Critique: Rank by popularity instead.\nWrite a better plan."
-    )
-    first, second = turn.explain["attempts"]
-    assert turn.explain["replanned"] is True and second["critique_in"] == bad.critique
-    # Preference without 1 (seen): 4, 7, 2; popularity: 3 (25), 7 (20), 6 (15).
-    assert first["shown"] == ["4", "7", "2"]
-    assert [i.item_id for i in turn.items] == ["3", "7", "6"]
-    assert turn.explain["llm_calls"] == 5
 
 
 async def test_final_list_ranks_without_a_model_call(resources: ToolResources) -> None:
