@@ -74,3 +74,12 @@ class RankOutput(BaseModel):
     """The rank tool's answer: item ids from the candidate list, best first."""
 
     items: list[str] = Field(default_factory=list, max_length=100)
+
+
+class PlanOutput(BaseModel):
+    """The "w/ Plan" ablation's answer: every action at once, in order."""
+
+    plan: list[str] = Field(
+        default_factory=list, max_length=40,
+        description="actions in order: retrieve[attribute, K], rank[attribute, K], finish",
+    )  # fmt: skip

@@ -10,11 +10,13 @@ from autogen_core.models import ChatCompletionClient
 from pydantic import BaseModel, ValidationError
 
 from macrs_sim.agents.toolrec.loop import LoopSettings, SurrogateUserLoop
-from macrs_sim.agents.toolrec.options import ToolRecOptions
+from macrs_sim.agents.toolrec.options import TOP_N, ToolRecOptions
+from macrs_sim.agents.toolrec.plan import PlanFirstLoop
 from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.agents.toolrec.prompts import ToolRecPrompts
 from macrs_sim.agents.toolrec.retrieval import AttributeRetriever, RankerAttributeRetriever
 from macrs_sim.agents.toolrec.system import ToolRecSystem
+from macrs_sim.agents.toolrec.variants import CandidateRankLoop, ToolRecLoop
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import Interactions, Split, campaign_split
 from macrs_sim.errors import ConfigError
@@ -85,8 +87,9 @@ def make_loop(
     *,
     context: CallContext | None = None,
     log: ToolCallLog | None = None,
-) -> SurrogateUserLoop:
-    """The loop; `context` (dialogue, system, turn) is copied into every call's role."""
+) -> ToolRecLoop:
+    """The loop of `options.variant`; `context` (dialogue, system, turn) goes into every
+    call's role."""
     settings = LoopSettings(options.max_rounds, options.max_k, options.history_items,
                             options.mismatch_retries, options.retries)  # fmt: skip
     base = context or CallContext(role="")
@@ -95,8 +98,21 @@ def make_loop(
         return CallContext(role=role, dialogue_id=base.dialogue_id, system=base.system,
                            turn=base.turn)  # fmt: skip
 
-    return SurrogateUserLoop(client, ToolRecPrompts.load(prompts), prepared.retriever,
-                             prepared.catalog, settings, context=ctx, log=log)  # fmt: skip
+    loaded = ToolRecPrompts.load(prompts)
+    if options.variant in ("single", "multi"):
+        pool = ToolRecPrompts(loaded.simulation, prompts.get("toolrec/rank_candidates"))
+        return CandidateRankLoop(
+            client, pool, prepared, multi=options.variant == "multi",
+            candidates=options.candidates, top=TOP_N, history_items=options.history_items,
+            mismatch_retries=options.mismatch_retries, json_retries=options.retries,
+            context=ctx, log=log,
+        )  # fmt: skip
+    if options.variant == "plan":
+        return PlanFirstLoop(client, loaded, prepared.retriever, prepared.catalog, settings,
+                             plan_template=prompts.get("toolrec/plan"), top=TOP_N,
+                             context=ctx, log=log)  # fmt: skip
+    return SurrogateUserLoop(client, loaded, prepared.retriever, prepared.catalog, settings,
+                             context=ctx, log=log)  # fmt: skip
 
 
 def build(

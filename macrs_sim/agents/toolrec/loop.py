@@ -35,7 +35,8 @@ from macrs_sim.protocol import Record
 from macrs_sim.tools import ToolCallLog
 
 ROLE_SIMULATE, ROLE_RANK, ROLE_TOOLS = "toolrec.simulate", "toolrec.rank", "toolrec.tools"
-Stop = Literal["finish", "round_limit", "model_error"]
+# plan_end: a "w/ Plan" plan ran out without finish.
+Stop = Literal["finish", "round_limit", "model_error", "plan_end"]
 
 
 class RoundRecord(Record):

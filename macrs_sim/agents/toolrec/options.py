@@ -6,6 +6,20 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# The ablations of the paper's §4.3.1 (Fig. 4); "toolrec" is the full method.
+#   single: no CoT, no tool learning: the LLM ranks `candidates` items of the plain
+#           ranker (SASRec) in one call ("w/ single").
+#   multi:  the same, over `candidates` items from the plain ranker and the
+#           attribute-oriented retrieval tools together ("w/ multi").
+#   plan:   no CoT: the LLM writes every tool call at once, then the plan is executed
+#           exactly as written ("w/ Plan").
+# The paper's N: lists are scored at 10 (§4.1.2); the ablations rank and plan for it.
+TOP_N = 10
+Variant = Literal["toolrec", "single", "multi", "plan"]
+VARIANT_LABELS: dict[str, str] = {
+    "toolrec": "ToolRec", "single": "w/ single", "multi": "w/ multi", "plan": "w/ Plan"
+}  # fmt: skip
+
 
 class ToolRecOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -34,3 +48,7 @@ class ToolRecOptions(BaseModel):
     # Stage-2 settings of the trained tools (tune_lr, tune_epochs, attributes, min_items ...);
     # with base_ranker "sasrec" the backbone takes ranker_params, so both share a checkpoint.
     retriever_params: dict[str, str] = Field(default_factory=dict)
+    variant: Variant = "toolrec"
+    # "both the w/ single and w/ multi variants use the same number of candidate items:
+    # thirty items in total" (§4.3.1); also LLMRank's candidate count (§4.1.3).
+    candidates: int = Field(default=30, ge=1, le=200)

@@ -4,6 +4,8 @@ mismatch is sent back with the wrong items named (§3.4), a bounded number of ti
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from autogen_core.models import AssistantMessage, ChatCompletionClient, LLMMessage
 
 from macrs_sim.agents.toolrec import prompts as pb
@@ -41,10 +43,20 @@ class LLMRankTool:
         self.mismatch_retries = mismatch_retries
         self.json_retries = json_retries
 
-    async def rank(self, memory: ToolMemory, history: str, attribute: str, k: int) -> RankResult:
+    async def rank(
+        self,
+        memory: ToolMemory,
+        history: str,
+        attribute: str,
+        k: int,
+        opening: Sequence[LLMMessage] = (),
+    ) -> RankResult:
+        """`opening`: the first messages when not the attribute instruction (the ablations)."""
         candidates = list(memory.current)
         text = pb.render_items(memory.catalog, candidates)
-        convo: list[LLMMessage] = pb.rank_messages(self.prompts, history, text, attribute, k)
+        convo: list[LLMMessage] = list(opening) or pb.rank_messages(
+            self.prompts, history, text, attribute, k
+        )
         invalid: list[str] = []
         valid: tuple[str, ...] = ()
         calls, error = 0, None

@@ -2,8 +2,10 @@
 
 The surrogate user plays a fixed plan, one action per round (it counts the "Action N:"
 lines of its scratchpad): retrieve by the first attribute the prompt lists, complement by
-the second, rank by the first, finish. The rank tool keeps the candidates' order. Both
-read only the request, so concurrent dialogues get the same answers as serial ones.
+the second, rank by the first, finish. "w/ Plan" writes that same plan at once. The rank
+tool keeps the candidates' order; LLMRank answers the candidates' titles in the order
+given. All read only the request, so concurrent dialogues get the same answers as serial
+ones.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from macrs_sim.agents.toolrec.actions import RankOutput, SimulationStep
+from macrs_sim.agents.toolrec.actions import PlanOutput, RankOutput, SimulationStep
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
@@ -21,6 +23,7 @@ _ATTRIBUTES = re.compile(r"conditioned on one attribute \(([^)]*)\)")
 _DONE = re.compile(r"^Action \d+:", re.MULTILINE)
 _CANDIDATE = re.compile(r"^\d+\. ([^:\s]+): ", re.MULTILINE)
 _TOP_K = re.compile(r"output top (\d+) movies")
+_LLMRANK = re.compile(r"candidate movies that I can watch next:\n(.*?)\nPlease rank", re.S)
 
 
 def scripted_plan(attributes: Sequence[str]) -> list[str]:
@@ -33,10 +36,25 @@ def _text(req: ScriptedRequest, index: int) -> str:
     return message_text(req.messages[index]) if len(req.messages) > abs(index) else ""
 
 
-def simulate(req: ScriptedRequest) -> BaseModel:
+def _plan(req: ScriptedRequest) -> list[str]:
     found = _ATTRIBUTES.search(_text(req, 0))
-    attributes = [a.strip() for a in found.group(1).split(",")] if found else []
-    plan = scripted_plan(attributes)
+    return scripted_plan([a.strip() for a in found.group(1).split(",")] if found else [])
+
+
+def plan(req: ScriptedRequest) -> BaseModel:
+    return PlanOutput(plan=_plan(req))
+
+
+def llmrank(req: ScriptedRequest) -> str:
+    """'1. Title (Year)' per candidate, in the order the prompt lists them."""
+    found = _LLMRANK.search(_text(req, 0))
+    lines = found.group(1).splitlines() if found else []
+    titles = [line.split(". ", 1)[1] for line in lines if ". " in line]
+    return "\n".join(f"{n}. {t}" for n, t in enumerate(titles, 1))
+
+
+def simulate(req: ScriptedRequest) -> BaseModel:
+    plan = _plan(req)
     done = len(_DONE.findall(_text(req, -1)))
     action = plan[min(done, len(plan) - 1)]
     return SimulationStep(thought=f"Step {done + 1} of my plan.", action=action)
@@ -52,4 +70,5 @@ def rank(req: ScriptedRequest) -> BaseModel:
 
 def toolrec_scripted_rules(catalog_titles: Sequence[str] = ()) -> dict[str, Rule]:
     """The registry's signature (catalog titles); the rules need only the prompts."""
-    return {"toolrec.simulate": simulate, "toolrec.rank": rank}
+    return {"toolrec.simulate": simulate, "toolrec.rank": rank, "toolrec.plan": plan,
+            "toolrec.llmrank": llmrank}  # fmt: skip

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from macrs_sim.agents.rendering import render_history
-from macrs_sim.agents.toolrec.loop import LoopResult, SurrogateUserLoop, top_up
+from macrs_sim.agents.toolrec.loop import LoopResult, top_up
 from macrs_sim.agents.toolrec.options import ToolRecOptions
 from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
+from macrs_sim.agents.toolrec.variants import ToolRecLoop
 from macrs_sim.llm.context import CallContext
 from macrs_sim.protocol import DialogueState, ItemRef, SystemTurn
 
@@ -23,7 +24,7 @@ class ToolRecSystem:
     def __init__(
         self,
         name: str,
-        loop: SurrogateUserLoop,
+        loop: ToolRecLoop,
         prepared: ToolRecPrepared,
         options: ToolRecOptions,
         *,

@@ -13,12 +13,12 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from macrs_sim.agents.toolrec.build import build, make_loop
-from macrs_sim.agents.toolrec.loop import SurrogateUserLoop
 from macrs_sim.agents.toolrec.options import ToolRecOptions
 from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.agents.toolrec.retrieval import RankerAttributeRetriever
 from macrs_sim.agents.toolrec.scripted import toolrec_scripted_rules
 from macrs_sim.agents.toolrec.system import ToolRecSystem
+from macrs_sim.agents.toolrec.variants import ToolRecLoop
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.llm.context import CallContext
 from macrs_sim.llm.scripted import Rule, ScriptedChatCompletionClient
@@ -60,7 +60,7 @@ def client(rules: Mapping[str, Rule] | None = None) -> ScriptedChatCompletionCli
 
 def loop(
     rules: Mapping[str, Rule] | None = None, log: ToolCallLog | None = None, **options: object
-) -> tuple[SurrogateUserLoop, ScriptedChatCompletionClient]:
+) -> tuple[ToolRecLoop, ScriptedChatCompletionClient]:
     fake = client(rules)
     ctx = CallContext(role="", dialogue_id="d1", system="tr", turn=1)
     made = make_loop(ToolRecOptions.model_validate(options), prepared(), fake, PromptLibrary(),
