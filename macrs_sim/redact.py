@@ -50,3 +50,13 @@ def split_userinfo(url: str) -> tuple[str, str | None]:
     user, _, password = info.partition(":")
     pair = f"{unquote(user)}:{unquote(password)}".encode()
     return bare, "Basic " + base64.b64encode(pair).decode("ascii")
+
+
+def userinfo_secrets(url: str) -> tuple[str, ...]:
+    """What of `url`'s userinfo must never be shown: the userinfo as written, its password
+    (URL-decoded) and the Basic credentials it is sent as (a server may echo those)."""
+    info = userinfo(url)
+    auth = split_userinfo(url)[1]
+    if info is None or auth is None:
+        return ()
+    return (info, unquote(info.partition(":")[2]), auth.removeprefix("Basic "))

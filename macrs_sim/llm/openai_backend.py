@@ -25,7 +25,7 @@ from macrs_sim.llm.modes import AUTO_ORDER, Mode
 from macrs_sim.llm.pool import EndpointPool
 from macrs_sim.llm.probe import PROBE_MAX_TOKENS, ProbeUnavailableError, endpoint_probe
 from macrs_sim.llm.wire import WireClient
-from macrs_sim.redact import redact_text, redact_url
+from macrs_sim.redact import redact_text, redact_url, split_userinfo, userinfo, userinfo_secrets
 
 # The openai SDK's parsed replies declare `parsed: None`; when autogen-ext dumps a structured
 # reply for its event log, pydantic warns on every call. The reply itself is fine.
@@ -72,7 +72,8 @@ def api_key(cfg: OpenAIModel) -> str:
     key = os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
     if key:
         return key
-    if all(_is_local(url) for url in cfg.endpoints()):
+    # A URL's userinfo is its credentials (sent as Basic auth, see _endpoint_client).
+    if all(_is_local(url) or userinfo(url or "") for url in cfg.endpoints()):
         return "EMPTY"
     raise ModelUnavailableError(
         f"model.api_key_env: environment variable {cfg.api_key_env} is not set"
@@ -115,10 +116,11 @@ def endpoints_client(cfg: OpenAIModel, build: EndpointBuilder) -> ChatCompletion
 def _endpoint_client(
     cfg: OpenAIModel, url: str, key: str, *, temperature: float
 ) -> ChatCompletionClient:
+    bare, basic = split_userinfo(url)
     args: OpenAIClientConfiguration = {
         "model": cfg.model,
         "api_key": key,
-        "base_url": url,
+        "base_url": bare,
         "temperature": temperature,
         "max_tokens": cfg.max_tokens,
         "timeout": cfg.timeout_s,
@@ -129,6 +131,8 @@ def _endpoint_client(
     }
     if cfg.seed is not None:
         args["seed"] = cfg.seed
+    if basic is not None:  # the URL's userinfo wins over the key (Authorization holds one)
+        args["default_headers"] = {"Authorization": basic}
     # Not in autogen's TypedDict, but passed on to AsyncOpenAI (see http_transport for why).
     http: dict[str, Any] = {
         "http_client": httpx.AsyncClient(transport=AiohttpTransport(), timeout=cfg.timeout_s)
@@ -141,7 +145,13 @@ def _endpoint_client(
     mode = cfg.structured_outputs
     resolve = partial(_auto_mode, cfg, url, key) if mode == "auto" else None
     return WireClient(
-        inner, key=key, url=url, mode=mode, max_tokens=cfg.max_tokens, resolve=resolve
+        inner,
+        key=key,
+        url=bare,
+        mode=mode,
+        max_tokens=cfg.max_tokens,
+        resolve=resolve,
+        secrets=userinfo_secrets(url),
     )
 
 
@@ -188,7 +198,8 @@ async def resolve_structured_outputs(
     # Replicas should agree; if not, the latest in the order is one every endpoint took.
     chosen = max(found, key=lambda p: AUTO_ORDER.index(p.mode))
     if notify is not None:
-        where = chosen.url if len(urls) == 1 else f"{chosen.url} (of {len(urls)} endpoints)"
+        shown = redact_url(chosen.url)
+        where = shown if len(urls) == 1 else f"{shown} (of {len(urls)} endpoints)"
         notify(f"model {cfg.model} at {where}: structured_outputs = {chosen.describe()}")
     return cfg.model_copy(update={"structured_outputs": chosen.mode})
 
@@ -209,7 +220,9 @@ async def check_endpoint(cfg: OpenAIModel, *, timeout_s: float = 5.0) -> None:
 
 async def _check_one(url: str, key: str, timeout_s: float) -> None:
     """Raises OSError with the one-line problem (after `{url}: `) when GET /models fails."""
-    request = urllib.request.Request(f"{url}/models", headers={"Authorization": f"Bearer {key}"})
+    bare, basic = split_userinfo(url)
+    auth = basic or f"Bearer {key}"
+    request = urllib.request.Request(f"{bare}/models", headers={"Authorization": auth})
     try:
         await asyncio.to_thread(_get, request, timeout_s)
     except urllib.error.HTTPError as err:

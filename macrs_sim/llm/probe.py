@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm.modes import AUTO_ORDER, SPELLING, Mode
 from macrs_sim.llm.rejection import NOT_ABOUT_THE_BODY, complaint, is_malformed
+from macrs_sim.redact import redact_url
 
 # Enough for `{"ok": true}` in any tokenizer; the probe's reply is not read.
 PROBE_MAX_TOKENS = 16
@@ -106,23 +107,23 @@ async def probe(url: str, build: BuildClient) -> Probe:
         except openai.APIStatusError as err:
             busy = err.status_code in _BUSY or err.status_code >= 500
             if busy and not is_malformed(err):
-                raise ProbeUnavailableError(f"{url}: {_failed(err)}") from None
+                raise ProbeUnavailableError(f"{redact_url(url)}: {_failed(err)}") from None
             if not is_malformed(err) or err.status_code in NOT_ABOUT_THE_BODY:
-                raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
+                raise ModelUnavailableError(f"{redact_url(url)}: {_failed(err)}") from None
             rejected.append((mode, f"HTTP {err.status_code} {complaint(err)}"))
             continue
         except (openai.APIConnectionError, TimeoutError, ConnectionError) as err:
-            raise ProbeUnavailableError(f"{url}: {_failed(err)}") from None
+            raise ProbeUnavailableError(f"{redact_url(url)}: {_failed(err)}") from None
         except (ValueError, openai.LengthFinishReasonError):
             pass  # the server took the request; the reply is not what the probe is about
         except NOT_A_COMPLETION as err:  # a 200 with some other body: a proxy's page, ...
-            raise ModelUnavailableError(f"{url}: {_failed(err)}") from None
+            raise ModelUnavailableError(f"{redact_url(url)}: {_failed(err)}") from None
         finally:
             await client.close()
         return Probe(url, mode, tuple(rejected))
     raise ModelUnavailableError(
-        f"{url}: the server rejected every way of asking for JSON, even a plain request: "
-        f"{rejected[-1][1]}"
+        f"{redact_url(url)}: the server rejected every way of asking for JSON, even a plain "
+        f"request: {rejected[-1][1]}"
     )
 
 

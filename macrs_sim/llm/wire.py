@@ -33,9 +33,11 @@ class WireClient(WrappingClient):
         mode: Mode | str,
         max_tokens: int,
         resolve: Callable[[], Awaitable[Mode]] | None = None,
+        secrets: tuple[str, ...] = (),
     ) -> None:
         super().__init__(inner)
         self._key = key
+        self._secrets = secrets  # more to scrub: a base URL's userinfo (redact.py)
         self.url = url
         self.mode = mode
         self._max_tokens = max_tokens
@@ -61,7 +63,8 @@ class WireClient(WrappingClient):
         try:
             return await call()
         except Exception as err:
-            scrub_secret(err, self._key)
+            for secret in (self._key, *self._secrets):
+                scrub_secret(err, secret)
             raise
 
 

@@ -20,6 +20,7 @@ from macrs_sim.llm.openai_backend import (
 )
 from macrs_sim.llm.probe import PROBE_MAX_TOKENS, endpoint_probe
 from macrs_sim.llm.wire import WireClient
+from macrs_sim.redact import split_userinfo, userinfo_secrets
 
 
 def build_lean_client(cfg: OpenAIModel, *, temperature: float) -> ChatCompletionClient:
@@ -45,7 +46,15 @@ def lean_endpoint_client(
     )
     mode = cfg.structured_outputs
     resolve = partial(_auto_mode, cfg, url, key) if mode == "auto" else None
-    return WireClient(lean, key=key, url=url, mode=mode, max_tokens=cfg.max_tokens, resolve=resolve)
+    return WireClient(
+        lean,
+        key=key,
+        url=split_userinfo(url)[0],
+        mode=mode,
+        max_tokens=cfg.max_tokens,
+        resolve=resolve,
+        secrets=userinfo_secrets(url),
+    )
 
 
 def model_info(model: str) -> ModelInfo:

@@ -44,6 +44,7 @@ from macrs_sim.llm.lean.body import response_format as schema_format
 from macrs_sim.llm.lean.deadlines import Deadlines
 from macrs_sim.llm.lean.errors import bad_reply, connection_error, status_error, timeout_error
 from macrs_sim.llm.lean.reply import read_json, to_result
+from macrs_sim.redact import split_userinfo
 
 SDK_ONLY_ARGS = ("logprobs", "top_logprobs", "stream_options")
 
@@ -62,13 +63,16 @@ class LeanChatClient(SimpleChatClient):
     ) -> None:
         super().__init__(model_info=model_info)
         self.model = model
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        # The URL's userinfo, if any, goes as Basic auth in place of the key (one
+        # Authorization header; openai_backend._endpoint_client does the same).
+        bare, basic = split_userinfo(base_url)
+        self.url = bare.rstrip("/") + "/chat/completions"
         self._fields = {**create_args, "stream": False}
         # (fields, body tail) per json_output of calls without extra create args: the
         # campaign's few kinds of call, each worked out once.
         self._plain: dict[JsonOutput, tuple[dict[str, Any], Tail, bytes | None]] = {}
         self._headers = {
-            "Authorization": f"Bearer {api_key}",
+            "Authorization": basic or f"Bearer {api_key}",
             "Content-Type": "application/json",
             "Accept": "application/json",
         }
