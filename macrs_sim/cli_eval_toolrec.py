@@ -12,79 +12,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from macrs_sim.errors import ConfigError
+from macrs_sim.evaluation.toolrec.cli_args import model_of, params_of, settings_of
 
 console = Console(markup=False, highlight=False)
-
-
-def _ints(text: str, what: str, low: int) -> list[int]:
-    try:
-        values = [int(t) for t in text.split(",") if t.strip()]
-    except ValueError:
-        values = []
-    if not values or min(values) < low or len(set(values)) != len(values):
-        raise ConfigError(f"{what} {text!r}: expected distinct integers >= {low}, like 0,1,2")
-    return values
-
-
-def _model(args: argparse.Namespace) -> Any:
-    from macrs_sim.config import EmbeddedModel, OpenAIModel, ScriptedModel
-
-    if args.backend == "scripted":
-        return ScriptedModel()
-    if args.backend == "embedded":
-        return EmbeddedModel(path=args.model)
-    if not args.model:
-        raise ConfigError("--backend openai needs --model NAME (and --base-url for own servers)")
-    return OpenAIModel(model=args.model, base_url=args.base_url)
-
-
-def _settings(args: argparse.Namespace) -> tuple[Any, Any]:
-    from macrs_sim.agents.toolrec.options import ToolRecOptions
-    from macrs_sim.evaluation.toolrec.run import EvalSettings
-    from macrs_sim.rankers.train import check_kind
-
-    users = _ints(args.users, "--users", 1)
-    if len(users) != 1:
-        raise ConfigError(f"--users {args.users!r}: expected one integer >= 1, like 200")
-    rankers = tuple(check_kind(k.strip()) for k in args.rankers.split(",") if k.strip())
-    if not rankers:
-        raise ConfigError("--rankers: empty list (expected e.g. popularity,itemcf,bpr,sasrec)")
-    if not 1 <= args.max_rounds <= 20:
-        raise ConfigError(f"--max-rounds {args.max_rounds}: expected an integer from 1 to 20")
-    if args.concurrency < 1:
-        raise ConfigError(f"--concurrency {args.concurrency}: expected an integer >= 1")
-    settings = EvalSettings(users=users[0], seeds=tuple(_ints(args.seeds, "--seeds", 0)),
-                            rankers=rankers, concurrency=args.concurrency)  # fmt: skip
-    tools: dict[str, str] = {}
-    for pair in args.set:  # `--set toolrec.KEY=VALUE`: the retrieval tools' stage 2
-        key, sep, value = pair.partition("=")
-        if sep and key.startswith("toolrec."):
-            tools[key.removeprefix("toolrec.")] = value
-    options = ToolRecOptions(
-        base_ranker=check_kind(args.base),  # type: ignore[arg-type]
-        max_rounds=args.max_rounds,
-        retriever=args.retriever, retriever_params=tools,
-    )  # fmt: skip
-    return settings, options
-
-
-def _params(args: argparse.Namespace, kinds: list[str], skip: str) -> dict[str, Any]:
-    """Each ranker's hyperparameters: `--set MODEL.KEY=VALUE` over the defaults, the seed."""
-    from macrs_sim.rankers.train import make_params, params_model
-
-    sets: dict[str, dict[str, str]] = {k: {} for k in kinds}
-    for pair in (p for p in args.set if not p.startswith(skip)):
-        key, sep, value = pair.partition("=")
-        model, _, name = key.partition(".")
-        if not sep or not name or model not in sets:
-            known = ", ".join(sets)
-            raise ConfigError(f"--set {pair!r}: expected MODEL.KEY=VALUE with MODEL one of {known}")
-        sets[model][name] = value
-    for kind in kinds:
-        if args.model_seed is not None and "seed" in params_model(kind).model_fields:
-            sets[kind].setdefault("seed", str(args.model_seed))
-    return {kind: make_params(kind, sets[kind]) for kind in sets}
 
 
 def _table(rows: list[Any]) -> Table:
@@ -110,16 +40,22 @@ async def _evaluate(
     from macrs_sim.prompts import PromptLibrary
     from macrs_sim.rankers.cache import default_cache_dir
 
-    params = _params(args, [*settings.rankers, options.base_ranker], skip="toolrec.")
+    params = params_of(args, [*settings.rankers, options.base_ranker], skip="toolrec.")
     cfg = DataConfig(dataset=args.dataset)
     dataset = open_dataset(cfg)
     data = interactions_of(dataset, cfg)
     cache_dir = Path(args.cache_dir) if args.cache_dir else default_cache_dir(data)
     log = CallLog()
-    client = build_client(_model(args), temperature=0.0, log=log,
+    client = build_client(model_of(args), temperature=0.0, log=log,
                           scripted_rules=toolrec_scripted_rules())  # fmt: skip
-    total = settings.users * len(settings.seeds)
-    columns = (TextColumn("ToolRec users"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    rows = 1 + len(settings.variants) + int(settings.llmrank)
+    total = settings.users * len(settings.seeds) * rows
+    columns = (
+        TextColumn("LLM rows, users"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     try:
         with Progress(*columns, console=Console(stderr=True), disable=args.no_progress) as bars:
             task = bars.add_task("users", total=total)
@@ -149,7 +85,7 @@ def _usage(log: Any) -> dict[str, Any]:
 def _eval_toolrec(args: argparse.Namespace) -> int:
     from macrs_sim.evaluation.toolrec.report import per_seed, summarize, write_report
 
-    settings, options = _settings(args)
+    settings, options = settings_of(args)
     data, ev, usage = asyncio.run(_evaluate(args, settings, options))
     rows = summarize(per_seed(ev.users, ev.models), ev.models)
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", data.dataset_name).strip("-") or "dataset"
@@ -182,6 +118,22 @@ def add_toolrec_eval(ev: argparse._SubParsersAction[Any]) -> None:
         help="retrieval tools: trained (§3.3.2, default) or the ranker stand-in",
     )
     p.add_argument("--max-rounds", type=int, default=8, help="the loop's round limit (8)")
+    p.add_argument(
+        "--variants",
+        default="",
+        help="ToolRec ablations as rows (Fig. 4): single,multi,plan or all",
+    )
+    p.add_argument(
+        "--llmrank",
+        action="store_true",
+        help="add the LLMRank row: the LLM ranks the base ranker's candidates",
+    )
+    p.add_argument(
+        "--candidates",
+        type=int,
+        default=30,
+        help="candidates of w/ single, w/ multi and LLMRank (default 30)",
+    )
     p.add_argument("--concurrency", type=int, default=4, help="users in flight (default 4)")
     p.add_argument("--model-seed", type=int, help="seed of the torch rankers (default 0)")
     p.add_argument("--set", action="append", default=[], metavar="MODEL.KEY=VALUE",

@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from macrs_sim.analysis.atomic import write_text_atomic
+from macrs_sim.evaluation.toolrec.llmrank import llmrank_stats
 from macrs_sim.evaluation.toolrec.metrics import mean_std
 from macrs_sim.evaluation.toolrec.run import Evaluation, LoopRecord, UserResult
 from macrs_sim.protocol import Record
 
 RESULTS_CSV, PER_SEED_CSV = "results.csv", "per_seed.csv"
 RESULTS_JSON, LOOPS_JSONL = "results.json", "toolrec_loops.jsonl"
+VARIANT_LOOPS_JSONL, LLMRANK_JSONL = "variant_loops.jsonl", "llmrank.jsonl"
 
 
 class SeedRow(Record):
@@ -86,6 +88,10 @@ def loop_stats(loops: Sequence[LoopRecord]) -> dict[str, Any]:
     }
 
 
+def _jsonl(rows: Sequence[Record]) -> str:
+    return "".join(r.model_dump_json() + "\n" for r in rows)
+
+
 def _csv(rows: Sequence[Record]) -> str:
     buf = io.StringIO()
     flat = [r.model_dump(mode="json") for r in rows]
@@ -96,17 +102,29 @@ def _csv(rows: Sequence[Record]) -> str:
 
 
 def write_report(folder: Path, ev: Evaluation, header: dict[str, Any]) -> list[Path]:
-    """results.csv, per_seed.csv, results.json and toolrec_loops.jsonl; returns the paths."""
+    """results.csv, per_seed.csv, results.json and toolrec_loops.jsonl (variant_loops.jsonl
+    and llmrank.jsonl with those rows); returns the paths."""
     folder.mkdir(parents=True, exist_ok=True)
     seeds = per_seed(ev.users, ev.models)
     summary = summarize(seeds, ev.models)
     record = {**header, "retriever": ev.retriever, "sampled": ev.sampled, "training": ev.training,
               "toolrec_seconds": round(ev.toolrec_seconds, 3), "loops": loop_stats(ev.loops),
-              "results": [r.model_dump(mode="json") for r in summary],
+              "rows": ev.options, "results": [r.model_dump(mode="json") for r in summary],
               "per_seed": [r.model_dump(mode="json") for r in seeds]}  # fmt: skip
-    loops = "".join(r.model_dump_json() + "\n" for r in ev.loops)
-    paths = [folder / n for n in (RESULTS_CSV, PER_SEED_CSV, RESULTS_JSON, LOOPS_JSONL)]
-    texts = [_csv(summary), _csv(seeds), json.dumps(record, indent=2) + "\n", loops]
+    names = [RESULTS_CSV, PER_SEED_CSV, RESULTS_JSON, LOOPS_JSONL]
+    texts = [_csv(summary), _csv(seeds), "", _jsonl(ev.loops)]
+    if ev.variant_loops:
+        models = list(dict.fromkeys(r.model for r in ev.variant_loops))
+        record["variant_loops"] = {m: loop_stats([r for r in ev.variant_loops if r.model == m])
+                                   for m in models}  # fmt: skip
+        names.append(VARIANT_LOOPS_JSONL)
+        texts.append(_jsonl(ev.variant_loops))
+    if ev.llmrank:
+        record["llmrank"] = llmrank_stats(ev.llmrank)
+        names.append(LLMRANK_JSONL)
+        texts.append(_jsonl(ev.llmrank))
+    texts[2] = json.dumps(record, indent=2) + "\n"
+    paths = [folder / n for n in names]
     for path, text in zip(paths, texts, strict=True):
         write_text_atomic(path, text)
     return paths

@@ -13,23 +13,22 @@ from typing import Any
 from autogen_core.models import ChatCompletionClient
 from pydantic import BaseModel
 
-from macrs_sim.agents.rendering import NONE
-from macrs_sim.agents.toolrec.build import attribute_retriever, make_loop
-from macrs_sim.agents.toolrec.loop import LoopResult, top_up
-from macrs_sim.agents.toolrec.options import ToolRecOptions
+from macrs_sim.agents.toolrec.build import attribute_retriever
+from macrs_sim.agents.toolrec.options import VARIANT_LABELS, ToolRecOptions, Variant
 from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.agents.toolrec.retrieval import AttributeRetriever
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import EvalCase, Interactions, Split, leave_one_out
-from macrs_sim.evaluation.toolrec.metrics import ndcg_at, recall_at, target_rank
+from macrs_sim.evaluation.toolrec.llmrank import LLMRANK, LLMRankRecord
+from macrs_sim.evaluation.toolrec.records import TOOLREC as TOOLREC
+from macrs_sim.evaluation.toolrec.records import LoopRecord as LoopRecord
+from macrs_sim.evaluation.toolrec.records import UserResult as UserResult
+from macrs_sim.evaluation.toolrec.records import ids_of, score
+from macrs_sim.evaluation.toolrec.rows import Shared, llmrank_rows, loop_rows
 from macrs_sim.evaluation.toolrec.sampling import sample_cases
-from macrs_sim.llm.context import CallContext
 from macrs_sim.prompts import PromptLibrary
-from macrs_sim.protocol import Record
 from macrs_sim.rankers.base import top_items
 from macrs_sim.rankers.train import TrainedRanker, train_ranker
-
-TOOLREC = "ToolRec"
 
 
 @dataclass(frozen=True)
@@ -39,58 +38,26 @@ class EvalSettings:
     rankers: tuple[str, ...] = ("popularity", "itemcf", "bpr", "sasrec")
     k: int = 10
     concurrency: int = 4
-
-
-class UserResult(Record):
-    """One model's list for one sampled user."""
-
-    seed: int
-    user_id: str
-    target: str
-    model: str
-    rank: int | None
-    recall: float
-    ndcg: float
-
-
-class LoopRecord(Record):
-    """ToolRec's loop for one sampled user, for audit (rounds, tool marks, stop reason)."""
-
-    seed: int
-    user_id: str
-    target: str
-    final: tuple[str, ...]
-    # How many of the final top K came from the plain ranker (the loop's list was short).
-    filled: int
-    loop: LoopResult | None = None
-    # The loop raised (the model endpoint failed after its retries): scored as an empty list.
-    error: str | None = None
+    # Rows beside ToolRec: its ablations (Fig. 4) and the LLMRank baseline (Table 2).
+    variants: tuple[Variant, ...] = ()
+    llmrank: bool = False
 
 
 @dataclass
 class Evaluation:
     users: list[UserResult] = field(default_factory=list)
     loops: list[LoopRecord] = field(default_factory=list)
+    # The ablations' loops, and LLMRank's answers as parsed.
+    variant_loops: list[LoopRecord] = field(default_factory=list)
+    llmrank: list[LLMRankRecord] = field(default_factory=list)
+    # Each row's ToolRec options (ToolRec and its ablations), for the run record.
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
     models: list[str] = field(default_factory=list)
     sampled: dict[int, int] = field(default_factory=dict)
     training: dict[str, dict[str, Any]] = field(default_factory=dict)
     toolrec_seconds: float = 0.0
     # The retrieval tools' class (the stand-in, or the trained attribute model once merged).
     retriever: str = ""
-
-
-def _result(
-    seed: int, user_id: str, target: str, model: str, ranked: Sequence[str], k: int
-) -> UserResult:
-    return UserResult(
-        seed=seed,
-        user_id=user_id,
-        target=target,
-        model=model,
-        rank=target_rank(ranked[:k], target),
-        recall=recall_at(ranked, target, k),
-        ndcg=ndcg_at(ranked, target, k),
-    )
 
 
 def _plain_rows(
@@ -104,14 +71,14 @@ def _plain_rows(
     """The rankers' top K and each retrieval tool's top K alone (the paper's "frozen + a")."""
     rows: list[UserResult] = []
     for case in cases:
-        history, target = _ids(data, case)
+        history, target = ids_of(data, case)
         for kind in settings.rankers:
             ranked = [i for i, _ in top_items(trained[kind].ranker, history, settings.k)]
-            rows.append(_result(seed, case.user_id, target, kind, ranked, settings.k))
+            rows.append(score(seed, case.user_id, target, kind, ranked, settings.k))
         for attribute in retriever.attributes:
             ranked = retriever.retrieve(history, attribute, settings.k)
             rows.append(
-                _result(seed, case.user_id, target, f"retrieve:{attribute}", ranked, settings.k)
+                score(seed, case.user_id, target, f"retrieve:{attribute}", ranked, settings.k)
             )
     return rows
 
@@ -125,32 +92,6 @@ def train_all(
     data: Interactions, split: Split, params: Mapping[str, BaseModel], cache_dir: Path
 ) -> dict[str, TrainedRanker]:
     return {kind: train_ranker(kind, data, split, p, cache_dir) for kind, p in params.items()}
-
-
-def _ids(data: Interactions, case: EvalCase) -> tuple[list[str], str]:
-    return [data.item_ids[i] for i in case.history], data.item_ids[case.target]
-
-
-async def _toolrec_user(
-    seed: int,
-    case: EvalCase,
-    data: Interactions,
-    run: Callable[..., Any],
-    prepared: ToolRecPrepared,
-    k: int,
-) -> tuple[UserResult, LoopRecord]:
-    history, target = _ids(data, case)
-    try:
-        result: LoopResult = await run(history, f"s{seed}-u{case.user_id}")
-    except Exception as err:  # an outage after the client's retries costs this user only
-        rec = LoopRecord(seed=seed, user_id=case.user_id, target=target, final=(), filled=0,
-                         error=f"{type(err).__name__}: {err}")  # fmt: skip
-        return _result(seed, case.user_id, target, TOOLREC, (), k), rec
-    final = top_up(result.final, prepared.plain(history, k), k)
-    filled = sum(1 for i in final if i not in result.final)
-    rec = LoopRecord(seed=seed, user_id=case.user_id, target=target, final=tuple(final),
-                     filled=filled, loop=result)  # fmt: skip
-    return _result(seed, case.user_id, target, TOOLREC, final, k), rec
 
 
 async def evaluate(
@@ -172,30 +113,33 @@ async def evaluate(
     backbone = params.get("sasrec") if options.base_ranker == "sasrec" else None
     retriever = attribute_retriever(options, data, split, dataset, base, cache_dir, backbone)
     prepared = ToolRecPrepared(retriever, base, dataset.catalog)
+    loops = {TOOLREC: options} | {VARIANT_LABELS[v]: options.model_copy(update={"variant": v})
+                                  for v in settings.variants}  # fmt: skip
+    extra = [LLMRANK] if settings.llmrank else []
     attributes = [f"retrieve:{a}" for a in retriever.attributes]
-    ev = Evaluation(models=[*settings.rankers, *attributes, TOOLREC])
+    ev = Evaluation(models=[*settings.rankers, *attributes, *loops, *extra])
     ev.training = {kind: _training(t) for kind, t in trained.items()}
     ev.retriever = type(retriever).__name__
-    gate = asyncio.Semaphore(settings.concurrency)
-
-    async def run(history: list[str], dialogue_id: str) -> LoopResult:
-        ctx = CallContext(role="", dialogue_id=dialogue_id, system=TOOLREC)
-        async with gate:
-            loop = make_loop(options, prepared, client, prompts, context=ctx)
-            out = await loop.run(history, NONE)
-        if progress is not None:
-            progress(1)
-        return out
-
+    ev.options = {m: o.model_dump(mode="json") for m, o in loops.items()}
+    if settings.llmrank:  # LLMRank's own settings: the base ranker's candidates
+        ev.options[LLMRANK] = options.model_dump(
+            include={"base_ranker", "ranker_params", "candidates", "history_items"}
+        )
+    sh = Shared(client, prompts, prepared, asyncio.Semaphore(settings.concurrency), progress)
     for seed in settings.seeds:
         cases = sample_cases(split.test, settings.users, seed)
         ev.sampled[seed] = len(cases)
         ev.users += _plain_rows(seed, cases, data, settings, trained, retriever)
-        started = time.perf_counter()
-        done = await asyncio.gather(
-            *(_toolrec_user(seed, c, data, run, prepared, settings.k) for c in cases)
-        )
-        ev.toolrec_seconds += time.perf_counter() - started
-        ev.users += [u for u, _ in done]
-        ev.loops += [r for _, r in done]
+        for model, opts in loops.items():
+            started = time.perf_counter()
+            done = await loop_rows(sh, model, opts, seed, cases, data, settings.k)
+            if model == TOOLREC:
+                ev.toolrec_seconds += time.perf_counter() - started
+            ev.users += [u for u, _ in done]
+            (ev.loops if model == TOOLREC else ev.variant_loops).extend(r for _, r in done)
+        if settings.llmrank:
+            ranked = await llmrank_rows(sh, options, seed, cases, data, settings.k)
+            ev.llmrank += ranked
+            ev.users += [score(seed, r.user_id, r.target, LLMRANK, r.final, settings.k)
+                         for r in ranked]  # fmt: skip
     return ev
