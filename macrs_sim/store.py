@@ -13,23 +13,22 @@ import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
+from macrs_sim.store_read import StoredEvent, call, check_meta, decode_rows, event
 from macrs_sim.store_rows import (
     CALL_COLS,
-    DIALOGUE_COLS,
     INSERT_CALL,
     INSERT_TOOL_CALL,
     JSON_DICT,
     SCHEMA,
     TOOL_COLS,
     TOOL_SCHEMA,
-    exchange,
     insert_dialogue,
+    read_results,
     set_meta,
     tool_record,
     tool_row,
@@ -37,13 +36,6 @@ from macrs_sim.store_rows import (
 
 SCHEMA_VERSION = "1"
 STORE_FILE = "store.sqlite"  # a run directory's store (campaign.rundir lays the directory out)
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    ts: float
-    kind: str
-    payload: dict[str, Any]
 
 
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
@@ -170,11 +162,14 @@ class RunStore:
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     def all_meta(self) -> dict[str, str]:
-        return {r[0]: r[1] for r in self._conn.execute("SELECT key, value FROM meta")}
+        rows = self._conn.execute("SELECT key, value FROM meta ORDER BY key")
+        pairs = decode_rows(self.path, "meta", rows, lambda r: r[0], lambda r: (r[0], r[1]))
+        return {k: check_meta(self.path, k, str(v)) for k, v in pairs}
 
     def get_meta(self, key: str) -> str | None:
-        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
+        rows = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,))
+        found = list(decode_rows(self.path, "meta", rows, lambda _: key, lambda r: str(r[0])))
+        return check_meta(self.path, key, found[0]) if found else None
 
     def log_event(self, kind: str, payload: dict[str, Any]) -> None:
         with self._transaction() as conn:
@@ -185,8 +180,8 @@ class RunStore:
 
     def read_events(self, kind: str | None = None) -> list[StoredEvent]:
         where, args = (" WHERE kind = ?", (kind,)) if kind is not None else ("", ())
-        rows = self._conn.execute(f"SELECT ts, kind, json FROM events{where} ORDER BY id", args)
-        return [StoredEvent(r["ts"], r["kind"], json.loads(r["json"])) for r in rows]
+        rows = self._conn.execute(f"SELECT id, ts, kind, json FROM events{where} ORDER BY id", args)
+        return list(decode_rows(self.path, "events", rows, lambda r: r["id"], event))
 
     def write_samples(self, samples: Sequence[Sample]) -> None:
         """Add samples, all or nothing; a sample_id already present raises ValueError."""
@@ -198,8 +193,16 @@ class RunStore:
             raise ValueError(f"samples not written: {exc}") from None
 
     def read_samples(self) -> list[Sample]:
-        rows = self._conn.execute("SELECT json FROM samples ORDER BY rowid")
-        return [Sample.model_validate_json(r["json"]) for r in rows]
+        rows = self._conn.execute("SELECT sample_id, json FROM samples ORDER BY rowid")
+        return list(
+            decode_rows(
+                self.path,
+                "samples",
+                rows,
+                lambda r: r["sample_id"],
+                lambda r: Sample.model_validate_json(r["json"]),
+            )
+        )
 
     def write_dialogue(
         self,
@@ -299,28 +302,7 @@ class RunStore:
         return sum(c.prompt_tokens + c.completion_tokens for c in calls)
 
     def read_results(self, system: str | None = None) -> list[DialogueResult]:
-        where, args = (" WHERE d.system = ?", (system,)) if system is not None else ("", ())
-        exchanges: dict[str, list[dict[str, Any]]] = {}
-        turns = self._conn.execute(
-            f"SELECT t.* FROM turns t JOIN dialogues d USING (dialogue_id){where}"
-            " ORDER BY d.rowid, t.turn",
-            args,
-        )
-        for t in turns:
-            exchanges.setdefault(t["dialogue_id"], []).append(exchange(t))
-        rows = self._conn.execute(
-            f"SELECT {DIALOGUE_COLS}, opening_json, final_list_json FROM dialogues d{where}"
-            " ORDER BY d.rowid",
-            args,
-        )
-        results = []
-        for r in rows:
-            data = {k: v for k, v in dict(r).items() if not k.endswith("_json")}
-            data["opening"] = json.loads(r["opening_json"])
-            data["final_list"] = json.loads(r["final_list_json"])
-            data["exchanges"] = exchanges.get(r["dialogue_id"], [])
-            results.append(DialogueResult.model_validate(data))
-        return results
+        return read_results(self._conn, self.path, system)
 
     def finished_dialogue_ids(self) -> set[str]:
         return {r["dialogue_id"] for r in self._conn.execute("SELECT dialogue_id FROM dialogues")}
@@ -331,14 +313,14 @@ class RunStore:
         return int(row.fetchone()[0])
 
     def read_calls(self) -> list[LLMCallRecord]:
-        rows = self._conn.execute(f"SELECT {CALL_COLS} FROM llm_calls ORDER BY id")
-        return [LLMCallRecord.model_validate(dict(r)) for r in rows]
+        rows = self._conn.execute(f"SELECT id, {CALL_COLS} FROM llm_calls ORDER BY id")
+        return list(decode_rows(self.path, "llm_calls", rows, lambda r: r["id"], call))
 
     def read_tool_calls(self) -> list[ToolCallRecord]:
         if not self._tool_table:
             return []
-        rows = self._conn.execute(f"SELECT {TOOL_COLS} FROM tool_calls ORDER BY id")
-        return [tool_record(r) for r in rows]
+        rows = self._conn.execute(f"SELECT id, {TOOL_COLS} FROM tool_calls ORDER BY id")
+        return list(decode_rows(self.path, "tool_calls", rows, lambda r: r["id"], tool_record))
 
     def counts(self) -> dict[str, int]:
         tables = ("dialogues", "turns", "llm_calls", "tool_calls")

@@ -8,11 +8,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
+from macrs_sim.store_read import decode_rows
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -90,6 +92,7 @@ def tool_row(rec: ToolCallRecord) -> tuple[Any, ...]:
 
 def tool_record(row: sqlite3.Row) -> ToolCallRecord:
     data = dict(row)
+    data.pop("id", None)
     data["input"] = json.loads(data.pop("input_json"))
     return ToolCallRecord.model_validate(data)
 
@@ -109,3 +112,36 @@ def exchange(t: sqlite3.Row) -> dict[str, Any]:
     system = {"act": t["act"], "text": t["system_text"], "items": items, "explain": explain}
     user = {k: t[k] for k in ("accepted", "leak_retries", "redacted")} | {"text": t["user_text"]}
     return {"turn": t["turn"], "system": system, "user": user}
+
+
+def _turn_key(t: sqlite3.Row) -> str:
+    return f"{t['dialogue_id']} turn {t['turn']}"
+
+
+def read_results(conn: sqlite3.Connection, path: Path, system: str | None) -> list[DialogueResult]:
+    """The stored dialogues (of `system`, or all) with their turns, in the order written."""
+    where, args = (" WHERE d.system = ?", (system,)) if system is not None else ("", ())
+    turns = conn.execute(
+        f"SELECT t.* FROM turns t JOIN dialogues d USING (dialogue_id){where}"
+        " ORDER BY d.rowid, t.turn",
+        args,
+    )
+    exchanges: dict[str, list[dict[str, Any]]] = {}
+    for dialogue_id, ex in decode_rows(
+        path, "turns", turns, _turn_key, lambda t: (t["dialogue_id"], exchange(t))
+    ):
+        exchanges.setdefault(dialogue_id, []).append(ex)
+
+    def result(r: sqlite3.Row) -> DialogueResult:
+        data = {k: v for k, v in dict(r).items() if not k.endswith("_json")}
+        data["opening"] = json.loads(r["opening_json"])
+        data["final_list"] = json.loads(r["final_list_json"])
+        data["exchanges"] = exchanges.get(r["dialogue_id"], [])
+        return DialogueResult.model_validate(data)
+
+    rows = conn.execute(
+        f"SELECT {DIALOGUE_COLS}, opening_json, final_list_json FROM dialogues d{where}"
+        " ORDER BY d.rowid",
+        args,
+    )
+    return list(decode_rows(path, "dialogues", rows, lambda r: r["dialogue_id"], result))
