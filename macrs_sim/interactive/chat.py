@@ -25,7 +25,12 @@ from macrs_sim.errors import ConfigError
 from macrs_sim.interactive.agent import RecommenderChatAgent
 from macrs_sim.interactive.person import PersonSimulator, ReadReply
 from macrs_sim.interactive.render import ChatView
-from macrs_sim.interactive.save import person_sample, save_session
+from macrs_sim.interactive.save import (
+    absent_cache_paths,
+    person_sample,
+    remove_created,
+    save_session,
+)
 from macrs_sim.interactive.session import ChatSession, EndReason, SessionEnd, session_result
 from macrs_sim.llm.factory import preflight
 from macrs_sim.llm.scripted import Rule
@@ -92,10 +97,26 @@ async def chat(
     *,
     scripted_rules: Mapping[str, Rule] | None = None,
 ) -> ChatOutcome:
-    """Run one session and save it; bad options raise ConfigError before anything starts."""
+    """Run one session and save it; bad options raise ConfigError before anything starts.
+    A session that saves nothing (or fails) leaves no response cache it created."""
     cfg = pick_system(scenario, options.system)
     recorded = with_cache_path(chat_scenario(scenario, cfg), options.output_dir)
-    setup = CampaignSetup.from_scenario(recorded, scripted_rules=scripted_rules)
+    created = absent_cache_paths(Path(str(recorded.cache.path)))
+    saved = False
+    try:
+        setup = CampaignSetup.from_scenario(recorded, scripted_rules=scripted_rules)
+        outcome = await _session(setup, cfg, options, read, view)
+        saved = outcome.run_dir is not None
+        return outcome
+    finally:
+        if not saved:
+            remove_created(created)
+
+
+async def _session(
+    setup: CampaignSetup, cfg: SystemEntry, options: ChatOptions, read: ReadReply, view: ChatView
+) -> ChatOutcome:
+    recorded = setup.scenario
     agent: RecommenderChatAgent | None = None
     try:
         target = resolve_target(setup, options.target) if options.target else None

@@ -20,6 +20,9 @@ from macrs_sim.protocol import SystemTurn, UserTurn
 QUIT_COMMANDS = frozenset({"/quit", "/exit", "/q"})
 # What `terminal_input` answers at the end of input (Ctrl-D), so it ends like /quit.
 END_OF_INPUT = "/quit"
+# A line that is not UTF-8 (raw bytes pasted from elsewhere, a terminal set to another
+# encoding) is no turn: the person is asked again, as for an empty line.
+NOT_UTF8 = "that line is not valid UTF-8 text; please type it again"
 
 # The person's next line: the opening (turn None) or the answer to the system's turn.
 ReadReply = Callable[[SystemTurn | None], Awaitable[str]]
@@ -80,10 +83,26 @@ def terminal_input(
     """
 
     async def read(_prompt: str, _token: CancellationToken | None) -> str:
-        try:
-            return read_line(prompt)
-        except EOFError:
-            print()  # Ctrl-D leaves the cursor after the prompt
-            return END_OF_INPUT
+        while True:
+            try:
+                line = read_line(prompt)
+            except EOFError:
+                print()  # Ctrl-D leaves the cursor after the prompt
+                return END_OF_INPUT
+            except UnicodeDecodeError:  # a strict stdin: the line is gone
+                line = None
+            if line is not None and is_utf8(line):
+                return line
+            print(NOT_UTF8)
 
     return read
+
+
+def is_utf8(text: str) -> bool:
+    """False for text holding lone surrogates: bytes that were not UTF-8, kept by a
+    `surrogateescape` stdin (the C.UTF-8 locale's), that no file or store can encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -7,6 +7,7 @@ key `user` = "person" marks the user as a person; `chat` says how the session we
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,3 +66,21 @@ def save_session(
     finally:
         lock.release()
     return run_dir
+
+
+def absent_cache_paths(cache: Path) -> list[Path]:
+    """The response cache, its SQLite side files and its folder: those not there yet."""
+    side = [cache.with_name(cache.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+    return [p for p in (cache.parent, cache, *side) if not p.exists()]
+
+
+def remove_created(paths: Sequence[Path]) -> None:
+    """Remove what a session that saved nothing created: the files, then the folder
+    if nothing else is in it."""
+    for path in paths:
+        if path.is_file():
+            path.unlink(missing_ok=True)
+    for path in paths:
+        if path.is_dir():
+            with contextlib.suppress(OSError):
+                path.rmdir()
