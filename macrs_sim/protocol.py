@@ -100,6 +100,9 @@ class UserTurn(Record):
     leak_retries: int = 0
     # True when the guard gave up and redacted the target's name from the text.
     redacted: bool = False
+    # True when the user ended the dialogue (an instruction with an end marker, e.g.
+    # InteRecAgent's "<END>"): no further turn and no fallback list; the marker is not kept.
+    ended: bool = False
 
 
 class Exchange(Record):

@@ -12,7 +12,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRe
 from macrs_sim.store_read import StoredEvent, call, check_meta, decode_rows, event
 from macrs_sim.store_rows import (
     CALL_COLS,
+    ENDED_COLUMN,
     INSERT_CALL,
     INSERT_TOOL_CALL,
     JSON_DICT,
@@ -107,7 +108,17 @@ class RunStore:
             conn.close()
             raise DataError(f"{path}: run store cannot be opened ({exc})") from None
         store._add_tool_table()
+        store._add_ended_column()
         return store
+
+    def _add_ended_column(self) -> None:
+        """Give a store made before users could end a dialogue the `turns.ended` column; a
+        store that cannot be written is read without it (store_rows.exchange)."""
+        columns = {r[1] for r in self._conn.execute("PRAGMA table_info(turns)")}
+        if "ended" in columns:
+            return
+        with suppress(sqlite3.OperationalError):  # read-only: store_rows.exchange copes
+            self._conn.execute(ENDED_COLUMN)
 
     def _add_tool_table(self) -> None:
         """Give a store made before `tool_calls` existed the table; a store that cannot be

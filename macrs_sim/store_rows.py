@@ -29,7 +29,7 @@ CREATE TABLE turns (
     turn INTEGER NOT NULL, act TEXT NOT NULL, system_text TEXT NOT NULL,
     items_json TEXT NOT NULL, explain_json TEXT NOT NULL, user_text TEXT NOT NULL,
     accepted INTEGER NOT NULL, leak_retries INTEGER NOT NULL, redacted INTEGER NOT NULL,
-    PRIMARY KEY (dialogue_id, turn));
+    ended INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (dialogue_id, turn));
 CREATE TABLE llm_calls (
     id INTEGER PRIMARY KEY AUTOINCREMENT, dialogue_id TEXT, system TEXT, role TEXT NOT NULL,
     turn INTEGER, model TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
@@ -40,6 +40,8 @@ CREATE TABLE events (
     id INTEGER PRIMARY KEY AUTOINCREMENT, ts REAL NOT NULL, kind TEXT NOT NULL,
     json TEXT NOT NULL);
 """
+# Added after format 1 shipped: `open` adds it to older stores; their turns never ended.
+ENDED_COLUMN = "ALTER TABLE turns ADD COLUMN ended INTEGER NOT NULL DEFAULT 0"
 # Added after format 1 shipped: `open` creates it in older stores (IF NOT EXISTS).
 TOOL_SCHEMA = """
 CREATE TABLE IF NOT EXISTS tool_calls (
@@ -56,6 +58,10 @@ INSERT_CALL = (
 )
 TOOL_COLS = "dialogue_id, system, role, turn, tool, input_json, output_chars, latency_s, ok, error"
 INSERT_TOOL_CALL = f"INSERT INTO tool_calls ({TOOL_COLS}) VALUES ({', '.join('?' * 10)})"
+TURN_COLS = (
+    "dialogue_id, turn, act, system_text, items_json, explain_json, user_text, accepted,"
+    " leak_retries, redacted, ended"
+)
 DIALOGUE_COLS = (
     "dialogue_id, system, sample_id, target_id, status, success_turn, max_turns, error, leaks"
 )
@@ -78,7 +84,7 @@ def insert_dialogue(
     turns = [turn_row(result.dialogue_id, ex) for ex in exchanges]
     cols, params = ", ".join(row), ", ".join(f":{c}" for c in row)
     conn.execute(f"INSERT INTO dialogues ({cols}) VALUES ({params})", row)
-    conn.executemany("INSERT INTO turns VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", turns)
+    conn.executemany(f"INSERT INTO turns ({TURN_COLS}) VALUES ({', '.join('?' * 11)})", turns)
     conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
 
 
@@ -103,6 +109,7 @@ def turn_row(dialogue_id: str, ex: dict[str, Any]) -> tuple[Any, ...]:
     return (
         dialogue_id, ex["turn"], s["act"], s["text"], json.dumps(s["items"]),
         json.dumps(s["explain"]), u["text"], u["accepted"], u["leak_retries"], u["redacted"],
+        u["ended"],
     )  # fmt: skip
 
 
@@ -111,6 +118,8 @@ def exchange(t: sqlite3.Row) -> dict[str, Any]:
     items, explain = json.loads(t["items_json"]), json.loads(t["explain_json"])
     system = {"act": t["act"], "text": t["system_text"], "items": items, "explain": explain}
     user = {k: t[k] for k in ("accepted", "leak_retries", "redacted")} | {"text": t["user_text"]}
+    if "ended" in t.keys():  # noqa: SIM118 (a Row's `in` looks at values)
+        user["ended"] = t["ended"]
     return {"turn": t["turn"], "system": system, "user": user}
 
 

@@ -131,7 +131,10 @@ async def run_dialogue(
             if user_turn.accepted:
                 status, success_turn = "success", turn_no
                 break
-        if status != "success":
+            if user_turn.ended:  # the user left: a failure, and no list for someone gone
+                break
+        user_left = bool(state.exchanges) and state.exchanges[-1].user.ended
+        if status != "success" and not user_left:
             # Paper §3.1: at turn max_turns + 1 the system gives a top-k list instead.
             final = await fallback_list(system, state, grounder, protocol.final_list_k)
     except Exception as err:  # a fault costs this dialogue, never the campaign

@@ -70,8 +70,19 @@ class LLMUserSimulator:
         accepted = self.accepts(turn)
         messages = self._messages(self._situation(turn, accepted))
         text, retries, redacted = await self._generate(messages, guard=not accepted)
+        text, ended = self._ended(text)
         self._history.append(Utterance(speaker="user", text=text))
-        return UserTurn(text=text, accepted=accepted, leak_retries=retries, redacted=redacted)
+        return UserTurn(
+            text=text, accepted=accepted, leak_retries=retries, redacted=redacted, ended=ended
+        )
+
+    def _ended(self, text: str) -> tuple[str, bool]:
+        """The text without the instruction's end marker, and whether it held one (RecAI's
+        simulator ends a session on "<END>"; an instruction without [end_marker] never ends)."""
+        marker = self._template.sections.get("end_marker", "").strip()
+        if not marker or marker not in text:
+            return text, False
+        return " ".join(text.replace(marker, " ").split()), True
 
     def _situation(self, turn: SystemTurn, accepted: bool) -> str:
         if not turn.items:

@@ -259,3 +259,23 @@ async def test_a_turn_within_the_limit_is_kept_as_it_was(catalog: Catalog, sampl
     result = await _run(rec, sample, catalog)
     assert all("items_over_limit" not in ex.system.explain for ex in result.exchanges)
     assert all(ex.system.items_over_limit == 0 for ex in result.exchanges)
+
+
+async def test_a_user_who_ends_the_session_gets_no_further_turn_and_no_list(
+    catalog: Catalog, sample: Sample
+) -> None:
+    """InteRecAgent's simulator may say <END> (its Figure 4): the dialogue stops there,
+    a failure, with no fallback list for a user who has gone."""
+    replies = iter(["Not that one.", "Never mind, bye. <END>"])
+    client = ScriptedChatCompletionClient({"user": lambda r: next(replies)})
+    sim = LLMUserSimulator(
+        sample, catalog, client, PromptLibrary(), dialogue_id="d", system_name="list",
+        instruction="user_simulator_interecagent",
+    )  # fmt: skip
+    rec = ListRecommender(["Heat", "Up", "Alien"], ["Toy Story"])
+    result = await run_dialogue(rec, sim, Grounder(catalog), dialogue_id="d", sample=sample,
+                                protocol=ProtocolConfig(max_turns=3, final_list_k=2))  # fmt: skip
+    assert (result.status, len(result.exchanges), result.final_list) == ("failure", 2, ())
+    assert rec.final_calls == [] and result.turns_taken == 4
+    assert [ex.user.ended for ex in result.exchanges] == [False, True]
+    assert result.exchanges[1].user.text == "Never mind, bye."

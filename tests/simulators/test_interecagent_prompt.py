@@ -31,7 +31,8 @@ EXPECTED_SYSTEM = (
     "you should provide the information about your target movie.\n"
     "\n"
     "You could provide your history. Your output is only allowed to be the words from the "
-    "user you act. You should never directly tell the target movie. Only use the provided "
+    "user you act. If you think the conversation comes to an ending, output a <END>. "
+    "You should never directly tell the target movie. Only use the provided "
     "information about the target. Never give many details about the target movie at one "
     "time. Less than 3 conditions is better."
 )
@@ -55,7 +56,9 @@ def _placeholders(text: str) -> set[str]:
 def test_both_instructions_load_with_the_same_shape(prompts: PromptLibrary) -> None:
     assert SIMULATOR_PROMPTS == {"macrs": "user_simulator", "interecagent": INTERECAGENT}
     macrs, interec = (prompts.get(SIMULATOR_PROMPTS[k]) for k in ("macrs", "interecagent"))
-    assert list(interec.sections) == list(macrs.sections)
+    # The same sections, and the optional end marker only InteRecAgent's has (Figure 4).
+    assert [n for n in interec.sections if n != "end_marker"] == list(macrs.sections)
+    assert interec.sections["end_marker"] == "<END>"
     for name, body in macrs.sections.items():
         assert _placeholders(interec.sections[name]) == _placeholders(body), name
     assert _placeholders(interec.sections["system"]) == {"history", "target_profile"}
@@ -108,3 +111,26 @@ async def test_llm_user_and_preparation_use_the_chosen_instruction(
         opening_call[-1].content
         == "Now let's start, you first, act as a user. Do not name any movie."
     )
+
+
+async def test_end_marker_ends_the_session_and_is_not_kept(
+    catalog: Catalog, sample: Sample
+) -> None:
+    """InteRecAgent's Figure 4: the user says <END> when the conversation comes to an
+    ending; the MACRS instruction has no marker, so the same words never end it."""
+    replies = iter(["No thanks, that's all. <END>", "<END>"])
+    client = ScriptedChatCompletionClient({"user": lambda r: next(replies)})
+    sim = LLMUserSimulator(sample, catalog, client, PromptLibrary(), dialogue_id="d",
+                           system_name="S", instruction=INTERECAGENT)  # fmt: skip
+    await sim.open()
+    turn = await sim.reply(SystemTurn(act="ask", text="Anything else?"))
+    assert (turn.text, turn.ended, turn.accepted) == ("No thanks, that's all.", True, False)
+    bare = await sim.reply(SystemTurn(act="ask", text="Sure?"))
+    assert (bare.text, bare.ended) == ("", True)
+
+    macrs = ScriptedChatCompletionClient({"user": lambda r: "Bye <END>"})
+    plain = LLMUserSimulator(sample, catalog, macrs, PromptLibrary(), dialogue_id="d",
+                             system_name="S", instruction=SIMULATOR_PROMPTS["macrs"])  # fmt: skip
+    await plain.open()
+    kept = await plain.reply(SystemTurn(act="ask", text="Anything else?"))
+    assert (kept.text, kept.ended) == ("Bye <END>", False)
