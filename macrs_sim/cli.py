@@ -18,6 +18,7 @@ from macrs_sim.cli_models import add_model_commands
 from macrs_sim.cli_serve import add_serve_commands
 from macrs_sim.cli_view import add_view_command
 from macrs_sim.errors import ConfigError, MacrsSimError
+from macrs_sim.textsafe import terminal_line
 
 console = Console()
 INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command continues it
@@ -33,7 +34,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.executor:
         campaign = scenario.campaign.model_copy(update={"executor": args.executor})
         scenario = scenario.model_copy(update={"campaign": campaign})
-    output = Path(args.output_dir) if args.output_dir else None
+    output = output_dir_option(args.output_dir)
     if output is not None and output.exists() and not output.is_dir():
         raise ConfigError(f"--output-dir {output}: not a folder (expected where runs go)")
     try:
@@ -131,6 +132,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def output_dir_option(value: str | None) -> Path | None:
+    """`--output-dir` as a folder; given but blank, it would mean the current folder."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise ConfigError(
+            f"--output-dir {value!r}: empty; give a folder, or leave the option out for the "
+            "scenario's campaign.output_dir"
+        )
+    return Path(value)
+
+
 def describe_os_error(err: OSError) -> str:
     """One line: the path, what the system said, and what to look at."""
     where = " -> ".join(str(f) for f in (err.filename, err.filename2) if f is not None)
@@ -148,11 +161,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except MacrsSimError as err:
-        # Plain print: one unwrapped line whatever the terminal width.
-        print(f"error: {err}", file=sys.stderr)
+        # Plain print: one unwrapped line whatever the terminal width. A server's or a model's
+        # words in it are data: no control code reaches the terminal (macrs_sim/textsafe.py).
+        print(f"error: {terminal_line(str(err))}", file=sys.stderr)
         return 2
     except OSError as err:  # a folder that cannot be made or written, a full disk, /proc
-        print(f"error: {describe_os_error(err)}", file=sys.stderr)
+        print(f"error: {terminal_line(describe_os_error(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

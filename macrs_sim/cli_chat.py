@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 HELP = "talk to a system yourself (you play the user); the session is saved as a run"
@@ -33,6 +32,7 @@ def _chat(args: argparse.Namespace) -> int:
     from autogen_agentchat.agents import UserProxyAgent
     from rich.console import Console
 
+    from macrs_sim.cli import output_dir_option
     from macrs_sim.config import load_scenario
     from macrs_sim.interactive.chat import ChatOptions, default_chat_scenario, run_chat
     from macrs_sim.interactive.person import proxy_reader, terminal_input
@@ -42,7 +42,7 @@ def _chat(args: argparse.Namespace) -> int:
     options = ChatOptions(
         system=args.system,
         target=args.target,
-        output_dir=Path(args.output_dir) if args.output_dir else None,
+        output_dir=output_dir_option(args.output_dir),
     )
     person = UserProxyAgent("person", description="A person", input_func=terminal_input())
     view = ChatView(Console(highlight=False), explain=args.explain)

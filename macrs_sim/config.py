@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -209,6 +210,19 @@ class SystemEntry(BaseModel):
     name: str
     kind: str
     model: ModelConfig | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _name_is_one_line(cls, name: str) -> str:
+        # It heads report tables and rows and starts every dialogue id.
+        if not name.strip():
+            raise ValueError("must not be empty (it names the system in reports)")
+        bad = next((c for c in name if unicodedata.category(c) == "Cc"), None)
+        if bad is not None:
+            raise ValueError(
+                f"must be one line without control characters, found U+{ord(bad):04X} in {name!r}"
+            )
+        return name
 
     def own_fields(self) -> dict[str, Any]:
         """The kind's fields as given (everything but name, kind and model)."""

@@ -25,7 +25,7 @@ from macrs_sim.config import DataConfig
 from macrs_sim.data.dataset import open_dataset
 from macrs_sim.data.movielens import prepare_movielens
 from macrs_sim.data.sample_set import SampleSetHeader
-from macrs_sim.protocol import Sample
+from macrs_sim.protocol import Item, Sample
 from macrs_sim.store import RunStore
 
 REPO = Path(__file__).resolve().parents[1]
@@ -808,7 +808,195 @@ SUBPROCESS_CASES = [
     ),
 ]
 
+# --- issue 27, group 6: damaged stores and values a study cannot mean ---------------------------
+
+
+def _demo_ids() -> list[str]:
+    return [item.item_id for item in open_dataset(DataConfig()).catalog][:6]
+
+
+def _held_out_set(**changes: object) -> Setup:
+    """A one-sample set whose sample gets `changes`; "TARGET" in a tuple is its target."""
+
+    def lines() -> list[str]:
+        target = _demo_ids()[5]
+        fixed = {
+            k: tuple(target if v == "TARGET" else v for v in vs) if isinstance(vs, tuple) else vs
+            for k, vs in changes.items()
+        }
+        return [_demo_header(1), _demo_sample(0, **fixed)]
+
+    return sample_set(lines)
+
+
+def _edited_run(sql: str) -> Setup:
+    """A finished hand-made run (tests/analysis/handmade_runs.py) with one cell edited."""
+
+    def setup(tmp: Path, _: Path) -> None:
+        from tests.analysis.handmade_runs import Script, make_run, make_sample
+
+        systems: list[dict[str, object]] = [{"name": "LLM", "kind": "single_llm"}]
+        scripts = [Script("LLM", "s-1", ("R",), final=2)]
+        make_run(tmp, "run", systems, [make_sample("s-1", "m1")], scripts)
+        with sqlite3.connect(tmp / "run" / "store.sqlite") as conn:
+            conn.execute(sql)
+        conn.close()
+
+    return setup
+
+
+def _run_store_as_dataset(tmp: Path, _: Path) -> None:
+    make_store(tmp / "ml.sqlite", n_samples=1)
+
+
+def _catalog(title: str, aka: tuple[str, ...] = ()) -> dict[str, str | bytes]:
+    item = Item(item_id="m1", title=title, year=1995, genres=("Crime",), aka=aka)
+    toml = edit("n_samples = 2", 'catalog = "c.jsonl"\nn_samples = 2')
+    return {"s.toml": toml, "c.jsonl": item.model_dump_json() + "\n"}
+
+
+def _release(ratings: str, title: str = "Heat (1995)") -> dict[str, str | bytes]:
+    return {
+        "ml/movies.csv": f"movieId,title,genres\n1,{title},Crime\n",
+        "ml/ratings.csv": f"userId,movieId,rating,timestamp\n{ratings}",
+    }
+
+
+PREPARE = ("data", "prepare", "movielens", "ml", "--out", "out.sqlite")
+SCALE = "is outside MovieLens's scale; expected 0.5 to 5 stars"
+ONE_LINE_NAME = "systems.0.name: must be one line without control characters, found"
+
+ISSUE27_G6_CASES = [
+    Case(
+        "run-output-dir-empty",
+        ("run", "s.toml", "--output-dir", "", "--no-progress"),
+        "--output-dir '': empty; give a folder, or leave the option out",
+        {"s.toml": GOOD},
+    ),
+    Case(
+        "chat-output-dir-blank",
+        ("chat", "s.toml", "--output-dir", " "),
+        "--output-dir ' ': empty; give a folder",
+        {"s.toml": GOOD},
+    ),
+    run_case(
+        "system-name-empty",
+        edit('name = "MACRS"', 'name = ""'),
+        "systems.0.name: must not be empty (it names the system in reports)",
+    ),
+    run_case("system-name-blank", edit('name = "MACRS"', 'name = "  "'), "must not be empty"),
+    run_case(
+        "system-name-two-lines",
+        edit('name = "MACRS"', 'name = "MA\\nCRS"'),
+        f"{ONE_LINE_NAME} U+000A in 'MA\\nCRS'",
+    ),
+    run_case(
+        "system-name-nul",
+        edit('name = "MACRS"', 'name = "MACRS\\u0000"'),
+        f"{ONE_LINE_NAME} U+0000",
+    ),
+    Case(
+        "sample-set-empty-history",
+        RUN,
+        "set.jsonl:2: sample 's0' has an empty history; expected at least one item",
+        {"s.toml": SAMPLE_SET_TOML},
+        setup=_held_out_set(history=()),
+    ),
+    Case(
+        "sample-set-target-in-history",
+        RUN,
+        "set.jsonl:2: sample 's0' holds its target",
+        {"s.toml": SAMPLE_SET_TOML},
+        setup=_held_out_set(history=("TARGET",)),
+    ),
+    Case(
+        "sample-set-target-in-pre-target",
+        RUN,
+        "in its own history; expected the target held out",
+        {"s.toml": SAMPLE_SET_TOML},
+        setup=_held_out_set(pre_target=("TARGET",)),
+    ),
+    run_case(
+        "catalog-title-nul",
+        "",
+        "c.jsonl:1: item 'm1' has a title holding a control character (U+0000): 'Heat\\x00'",
+        _catalog("Heat\x00"),
+    ),
+    run_case(
+        "catalog-aka-escape",
+        "",
+        "c.jsonl:1: item 'm1' has a title holding a control character (U+001B)",
+        _catalog("Heat", aka=("\x1b]0;owned\x07",)),
+    ),
+    run_case("catalog-title-blank", "", "item 'm1' has an empty title", _catalog("   ")),
+    Case(
+        "prepare-title-nul",
+        PREPARE,
+        "movies.csv:2: movie 1's title holds a control character (U+0000); expected one line",
+        _release("1,1,4.0,5\n", title="Heat\x00 (1995)"),
+    ),
+    Case(
+        "prepare-rating-inf",
+        PREPARE,
+        f"ratings.csv:3: rating inf {SCALE}",
+        _release("1,1,4.0,5\n1,1,inf,6\n"),
+    ),  # fmt: skip
+    Case(
+        "prepare-rating-nan",
+        PREPARE,
+        "ratings.csv:2: rating: expected a number, found 'NaN'",
+        _release("1,1,NaN,5\n"),
+    ),  # fmt: skip
+    Case(
+        "prepare-rating-too-high",
+        PREPARE,
+        f"ratings.csv:2: rating 7.5 {SCALE}",
+        _release("1,1,7.5,5\n"),
+    ),  # fmt: skip
+    Case(
+        "prepare-rating-zero", PREPARE, f"ratings.csv:2: rating 0.0 {SCALE}", _release("1,1,0,5\n")
+    ),  # fmt: skip
+    Case(
+        "prepare-rating-dat-negative",
+        PREPARE,
+        f"ratings.dat:1: rating -1.0 {SCALE}",
+        {"ml/movies.dat": "1::Heat (1995)::Crime\n", "ml/ratings.dat": "1::1::-1::97\n"},
+    ),
+    Case(
+        "dataset-is-a-run-store",
+        ("run", "s.toml", "--output-dir", "runs", "--no-progress"),
+        "ml.sqlite: a macrs-sim run store, not a dataset database",
+        {"s.toml": ML_TOML},
+        setup=_run_store_as_dataset,
+    ),
+    Case(
+        "data-info-on-a-run-store",
+        ("data", "info", "ml.sqlite"),
+        "ml.sqlite: a macrs-sim run store, not a dataset database",
+        setup=_run_store_as_dataset,
+    ),
+    Case(
+        "report-store-bad-json-cell",
+        ("report", "run"),
+        "run/store.sqlite: damaged run store: table dialogues, row LLM:s-1: Expecting property",
+        setup=_edited_run("UPDATE dialogues SET final_list_json = '[{' WHERE rowid = 1"),
+    ),
+    Case(
+        "view-store-unknown-status",
+        ("view", "run", "--out", "site"),
+        "table dialogues, row LLM:s-1: status: Input should be 'success', 'failure' or 'error'",
+        setup=_edited_run("UPDATE dialogues SET status = 'won' WHERE rowid = 1"),
+    ),
+    Case(
+        "view-store-unknown-run-status",
+        ("view", "run", "--out", "site"),
+        "table meta, row status: unknown run status 'done'",
+        setup=_edited_run("UPDATE meta SET value = 'done' WHERE key = 'status'"),
+    ),
+]
+
 CASES = SCENARIO_CASES + OUTPUT_CASES + DATA_CASES + REPORT_CASES + ARGV_CASES + SUBPROCESS_CASES
+CASES += ISSUE27_G6_CASES
 
 
 def _files(root: Path) -> set[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterator, Sequence
 from importlib import resources
 from pathlib import Path
@@ -14,12 +15,35 @@ from macrs_sim.protocol import Item
 from macrs_sim.textfile import read_utf8
 
 
+def control_character(text: str) -> str | None:
+    """The first control character of `text` as U+XXXX (NUL, escape, newline, ...), or None."""
+    for char in text:
+        if unicodedata.category(char) == "Cc":
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def title_problem(item: Item) -> str | None:
+    """Why `item`'s titles cannot be shown (in one line of a report table), or None."""
+    for title in (item.title, *item.aka):
+        if not title.strip():
+            return "an empty title"
+        found = control_character(title)
+        if found:
+            return f"a title holding a control character ({found}): {title!r}"
+    return None
+
+
 class Catalog:
     """Items by id, in file order."""
 
     def __init__(self, items: Sequence[Item]) -> None:
         if not items:
             raise DataError("catalog is empty: expected at least one item")
+        for item in items:
+            problem = title_problem(item)
+            if problem:
+                raise DataError(f"catalog item {item.item_id!r} has {problem}")
         self._items = {item.item_id: item for item in items}
         if len(self._items) != len(items):
             raise DataError("catalog has repeated item ids")
@@ -43,10 +67,14 @@ class Catalog:
             if not line.strip():
                 continue
             try:
-                items.append(Item.model_validate(json.loads(line)))
+                item = Item.model_validate(json.loads(line))
             except (json.JSONDecodeError, ValidationError) as err:
                 first = str(err).splitlines()[0]
                 raise DataError(f"{source}:{lineno}: not a valid item record ({first})") from None
+            problem = title_problem(item)
+            if problem:
+                raise DataError(f"{source}:{lineno}: item {item.item_id!r} has {problem}")
+            items.append(item)
         if not items:
             raise DataError(f"{source}: catalog is empty: expected at least one item")
         return cls(items)

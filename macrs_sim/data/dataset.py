@@ -87,17 +87,29 @@ def _item(row: sqlite3.Row) -> Item:
     )
 
 
+def read_only(path: Path) -> sqlite3.Connection:
+    """A prepared database, read-only and immutable: nothing is ever written beside the
+    file (no -wal, -shm or journal), whatever file it is (a run store in WAL mode given by
+    mistake). Prepared databases are never changed in place (`prepare` renames a new one in)."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+
+
 def _connect(path: Path) -> sqlite3.Connection:
     hint = "make one with `macrs-sim data prepare movielens PATH`"
     if not path.is_file():
         raise DataError(f"data.dataset: {path}: no such database; {hint}")
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    conn = read_only(path)
     conn.row_factory = sqlite3.Row
     try:
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     except sqlite3.DatabaseError:
         conn.close()
         raise DataError(f"data.dataset: {path}: not a prepared dataset database; {hint}") from None
+    if "schema_version" in meta and "format_version" not in meta:
+        conn.close()
+        raise DataError(
+            f"data.dataset: {path}: a macrs-sim run store, not a dataset database; {hint}"
+        )
     if meta.get("format_version") != DATABASE_FORMAT_VERSION:
         conn.close()
         raise DataError(
@@ -140,7 +152,7 @@ def database_dataset(path: Path) -> Dataset:
         conn.close()
 
     def prefixes(length: int) -> dict[str, list[str]]:
-        with _readable(path), closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as c:
+        with _readable(path), closing(read_only(path)) as c:
             rows = c.execute(_PREFIX_SQL, (length,)).fetchall()
         out: dict[str, list[str]] = defaultdict(list)
         for user_id, item_id in rows:

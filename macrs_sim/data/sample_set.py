@@ -90,7 +90,23 @@ def _sample(path: Path, lineno: int, line: str, catalog: Catalog) -> Sample:
         raise DataError(f"{path}:{lineno}: item {missing[0]!r} is not in the dataset's catalog")
     if not sample.opening:
         raise DataError(f"{path}:{lineno}: sample {sample.sample_id!r} has no opening utterance")
+    problem = _held_out_problem(sample)
+    if problem:
+        raise DataError(f"{path}:{lineno}: sample {sample.sample_id!r} {problem}")
     return sample
+
+
+def _held_out_problem(sample: Sample) -> str | None:
+    """What makes `sample` no held-out test: the simulated user must have a past, and the
+    target must not be in it (`samples build` never makes such a sample)."""
+    if not sample.history:
+        return "has an empty history; expected at least one item before the target"
+    if sample.target_id in sample.history or sample.target_id in (sample.pre_target or ()):
+        return (
+            f"holds its target {sample.target_id!r} in its own history; "
+            "expected the target held out"
+        )
+    return None
 
 
 def read_sample_set(

@@ -12,14 +12,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
 from macrs_sim.config import DataConfig
-from macrs_sim.data.dataset import Dataset, open_dataset
+from macrs_sim.data.dataset import Dataset, open_dataset, read_only
 from macrs_sim.data.users import synthesize_interactions
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
@@ -81,7 +81,7 @@ _SEQUENCE_SQL = "SELECT user_id, item_id FROM interactions ORDER BY user_id, tim
 
 
 def _database_rows(path: Path) -> list[tuple[str, str]]:
-    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+    with closing(read_only(path)) as conn:
         return [(str(u), str(i)) for u, i in conn.execute(_SEQUENCE_SQL)]
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from macrs_sim.data.catalog import control_character
 from macrs_sim.data.movielens.enrich import Enrichment, EnrichmentResult, load_metadata
 from macrs_sim.data.movielens.keywords import genome_keywords, has_genome
 from macrs_sim.data.movielens.layout import Release
@@ -32,6 +33,12 @@ def _titles(release: Release, movies: list[MovieRow]) -> dict[int, ParsedTitle]:
     label = release.label(f"movies.{release.source_format}")
     parsed: dict[int, ParsedTitle] = {}
     for row in movies:
+        found = control_character(row.title)
+        if found:
+            raise DataError(
+                f"{label}:{row.line}: movie {row.movie_id}'s title holds a control character "
+                f"({found}); expected one line of text"
+            )
         parsed[row.movie_id] = parse_title(row.title)
         if not parsed[row.movie_id].title:
             raise DataError(f"{label}:{row.line}: movie {row.movie_id} has an empty title")

@@ -12,6 +12,10 @@ from macrs_sim.data.movielens.unknown import UnknownMovies
 from macrs_sim.data.movielens.writer import DatasetWriter
 from macrs_sim.errors import DataError
 
+# Every MovieLens release rates on this scale (half stars in the newer ones); a rating
+# outside it (or NaN, or infinite) is not a MovieLens rating.
+RATING_SCALE = (0.5, 5.0)
+
 
 @dataclass(frozen=True)
 class Counts:
@@ -20,6 +24,17 @@ class Counts:
     n_interactions: int
     dropped: int  # ratings of movies not in the movies file
     dropped_movies: int  # distinct movie ids among them
+
+
+def _check_scale(batch: RatingBatch) -> None:
+    low, high = RATING_SCALE
+    if all(low <= r <= high for r in batch.ratings):
+        return
+    index = next(i for i, r in enumerate(batch.ratings) if not low <= r <= high)
+    raise DataError(
+        f"{batch.label}:{batch.line_of(index)}: rating {batch.ratings[index]!r} is outside "
+        f"MovieLens's scale; expected {low:g} to {high:g} stars"
+    )
 
 
 def _known_only(batch: RatingBatch, unknown: UnknownMovies, dropped: Counter[int]) -> RatingBatch:
@@ -59,6 +74,7 @@ def load_ratings(release: Release, unknown: UnknownMovies, writer: DatasetWriter
     total = read = 0
     for batch in iter_ratings(release):
         read += len(batch)
+        _check_scale(batch)
         kept = _known_only(batch, unknown, dropped)
         users.update(kept.users)
         per_item.update(kept.items)
