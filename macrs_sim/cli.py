@@ -18,7 +18,6 @@ from macrs_sim.cli_models import add_model_commands
 from macrs_sim.cli_serve import add_serve_commands
 from macrs_sim.cli_view import add_view_command
 from macrs_sim.errors import ConfigError, MacrsSimError
-from macrs_sim.textsafe import terminal_line
 
 console = Console()
 INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command continues it
@@ -161,12 +160,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except MacrsSimError as err:
-        # Plain print: one unwrapped line whatever the terminal width. A server's or a model's
-        # words in it are data: no control code reaches the terminal (macrs_sim/textsafe.py).
-        print(f"error: {terminal_line(str(err))}", file=sys.stderr)
+        # Plain print: one unwrapped line whatever the terminal width.
+        print(f"error: {err}", file=sys.stderr)
         return 2
     except OSError as err:  # a folder that cannot be made or written, a full disk, /proc
-        print(f"error: {terminal_line(describe_os_error(err))}", file=sys.stderr)
+        print(f"error: {describe_os_error(err)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
