@@ -40,9 +40,18 @@ def _overrides(pairs: Sequence[str], kinds: Sequence[str]) -> dict[str, dict[str
     return out
 
 
+def _check_seed(seed: int | None) -> None:
+    """`--seed` as every trainer can take it (torch and numpy): 0 to 2**63 - 1."""
+    from macrs_sim.rankers.params import MAX_SEED
+
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise ConfigError(f"--seed {seed}: expected a whole number from 0 to {MAX_SEED}")
+
+
 def _with_seed(kind: str, overrides: dict[str, str], seed: int | None) -> dict[str, str]:
     from macrs_sim.rankers.train import params_model
 
+    _check_seed(seed)
     if seed is not None and "seed" in params_model(kind).model_fields:
         return {"seed": str(seed), **overrides}
     return overrides
@@ -121,21 +130,21 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _toolrec_params(overrides: dict[str, str], seed: int | None) -> Any:
+    import importlib.util
+
     from pydantic import ValidationError
 
-    from macrs_sim.rankers.train import RECSYS_HINT
+    from macrs_sim.rankers.params import ToolRecParams
+    from macrs_sim.rankers.train import RECSYS_HINT, params_error
 
-    try:
-        from macrs_sim.rankers.torch.toolrec import ToolRecParams
-    except ImportError:
-        raise ConfigError(f"model 'toolrec' needs torch: {RECSYS_HINT}") from None
+    if importlib.util.find_spec("torch") is None:
+        raise ConfigError(f"model 'toolrec' needs torch: {RECSYS_HINT}")
+    _check_seed(seed)
     values = {"seed": str(seed), **overrides} if seed is not None else overrides
     try:
         return ToolRecParams.model_validate(values, strict=False)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "params"
-        raise ConfigError(f"toolrec parameter {where}: {first['msg']}") from None
+        raise params_error("toolrec parameter", err) from None
 
 
 def _toolrec_stage_line(name: str, rec: dict[str, Any]) -> str:

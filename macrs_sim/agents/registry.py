@@ -11,9 +11,16 @@ resolved scenario it saves holds each system's full options. Why not a union ins
 config: the union must include systems registered by outside packages (entry points),
 and config may not import agents, not even inside a function.
 
-Builders and `prepare` are "module:function" strings imported on first use, so a
-registered system costs nothing until a campaign uses it; an import that fails names
+Builders, `check` and `prepare` are "module:function" strings imported on first use, so
+a registered system costs nothing until a campaign uses it; an import that fails names
 the pip extra the system needs.
+
+Before a campaign makes its run folder, every system's options pass three gates, each a
+ConfigError of one line naming the entry (`systems[0] (kind "recmind"): ...`): its
+options model (fields and what they hold, at scenario load), its spec's `check` (what
+depends on the machine or the dataset and costs nothing: an environment variable, a
+model's memory on this catalog; agents/checks.py), then its `prepare`
+(campaign/system_checks.py).
 """
 
 from __future__ import annotations
@@ -66,6 +73,10 @@ class SystemSpec:
     build: str
     # "module:function": (options, ctx: PrepareContext) -> resources, once per process.
     prepare: str | None = None
+    # "module:function": (options, ctx: CheckContext) -> None, raising ConfigError or
+    # ValueError whose message starts with the field at fault; run before the campaign
+    # probes its models or makes its run folder (cheap checks only: no training).
+    check: str | None = None
     # "module:function": (catalog titles) -> {role: Rule} for the scripted backend.
     scripted_rules: str | None = None
     # The pip extra its imports need, named when they fail ("recsys" -> macrs-sim[recsys]).
@@ -155,7 +166,7 @@ def _entry_error(index: int, kind: str, err: ValidationError) -> str:
     else:
         msg = first["msg"].removeprefix("Value error, ")
         what = f"{where}: {msg}" if where else msg
-    return f'systems[{index}] (kind "{kind}"): {what}'
+    return f"{entry_label(index, kind)}: {what}"
 
 
 def resolve_entry(index: int, entry: SystemEntry) -> SystemOptions:
@@ -177,6 +188,11 @@ def resolve_entry(index: int, entry: SystemEntry) -> SystemOptions:
 
 def resolve_entries(entries: Sequence[SystemEntry]) -> list[SystemOptions]:
     return [resolve_entry(i, e) for i, e in enumerate(entries)]
+
+
+def entry_label(index: int, kind: str) -> str:
+    """How an error names a `[[systems]]` entry: `systems[2] (kind "macrs")`."""
+    return f'systems[{index}] (kind "{kind}")'
 
 
 def import_ref(ref: str, spec: SystemSpec) -> Callable[..., Any]:

@@ -24,6 +24,7 @@ from macrs_sim.campaign.sampling import load_sample_set
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
 from macrs_sim.campaign.sizing import sizing_warning
 from macrs_sim.campaign.stopping import CampaignInterrupted
+from macrs_sim.campaign.system_checks import check_systems, prepare_systems
 from macrs_sim.config import Scenario, load_scenario
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.samples import build_samples
@@ -100,7 +101,9 @@ async def run_campaign_async(
         # Bad data, models or executor fail here, before any file is made.
         shared = load_sample_set(setup)
         drawn = shared if shared is not None else build_samples(setup.dataset, scenario.data)
+        check_systems(setup)  # cheap checks first, then the model servers, then training
         scenario = await _preflight(setup, notify)
+        prepare_systems(setup)
         executor = make_executor(setup)
         base = output_dir if output_dir is not None else Path(scenario.campaign.output_dir)
         run_dir, lock, resumed = claim_run_dir(

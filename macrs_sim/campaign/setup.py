@@ -158,14 +158,14 @@ class CampaignSetup:
             dataset=self.system_dataset,
             grounder=self.grounder,
             protocol=self.scenario.protocol,
-            prepared=self._prepared(options),
+            prepared=self.prepared_for(options),
             history=history_for(spec, sample),
             tool_log=self.tool_log,
         )
         system: Recommender = import_ref(spec.build, spec)(options, ctx)
         return system
 
-    def _prepared(self, options: SystemOptions) -> object:
+    def prepared_for(self, options: SystemOptions) -> object:
         """The spec's `prepare` output for these options, made on first use in this process
         (entries that differ only by name share it); a failure is kept, so every dialogue
         of the system reports it without trying again."""

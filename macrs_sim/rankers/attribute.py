@@ -15,8 +15,8 @@ from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import Interactions, Split
 
 if TYPE_CHECKING:
+    from macrs_sim.rankers.params import ToolRecParams
     from macrs_sim.rankers.torch.loop import ProgressHook
-    from macrs_sim.rankers.torch.toolrec import ToolRecParams
 
 
 @runtime_checkable
@@ -43,7 +43,7 @@ def load_or_train_attribute_retriever(
     `seed` replaces `settings.seed`. `progress(name)` gives an epoch hook per stage
     ("sasrec", then each attribute pattern).
     """
-    from macrs_sim.rankers.torch.toolrec import ToolRecParams
+    from macrs_sim.rankers.params import ToolRecParams
     from macrs_sim.rankers.torch.toolrec_train import train_toolrec
 
     params = (settings or ToolRecParams()).model_copy(update={"seed": seed})

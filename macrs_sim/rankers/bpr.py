@@ -13,34 +13,19 @@ from collections.abc import Iterator, Mapping, Sequence
 import numpy as np
 import torch
 import torch.nn.functional as F
-from pydantic import Field
 from torch import nn
 
 from macrs_sim.data.splits import EvalCase
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
 from macrs_sim.rankers.evaluate import ndcg_at
+from macrs_sim.rankers.params import BPRParams as BPRParams
 from macrs_sim.rankers.torch.loop import (
-    LoopParams,
     ProgressHook,
     TrainSummary,
     fit_early_stopping,
     pick_device,
 )  # fmt: skip
 from macrs_sim.rankers.torch.sasrec import left_pad
-
-
-class BPRParams(LoopParams):
-    dim: int = Field(default=64, ge=1)
-    batch_size: int = Field(default=1024, ge=1)
-    # Measured on the sequential benchmark: validation NDCG peaks within ~10 epochs at this
-    # rate and falls after; lower rates creep for hundreds of epochs.
-    lr: float = Field(default=1e-2, gt=0)
-    epochs: int = Field(default=50, ge=1)
-    patience: int = Field(default=3, ge=1)
-    # L2 on the factors that take part in each triple.
-    reg: float = Field(default=1e-4, ge=0)
-    # A user is the mean of (at most) their last `max_history` items.
-    max_history: int = Field(default=200, ge=1)
 
 
 class BPRNet(nn.Module):

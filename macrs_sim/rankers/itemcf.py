@@ -11,15 +11,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from pydantic import BaseModel, ConfigDict, Field
 
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
-
-
-class ItemCFParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    # Keep this many neighbours per item (0: all); bounds memory on large catalogs.
-    neighbours: int = Field(default=200, ge=0)
+from macrs_sim.rankers.params import ItemCFParams as ItemCFParams
 
 
 def user_item_matrix(n_items: int, train: Mapping[str, Sequence[int]]) -> sp.csr_matrix:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from macrs_sim.data.splits import Interactions, Split
 from macrs_sim.errors import ConfigError
@@ -21,16 +22,21 @@ from macrs_sim.rankers.cache import (
     read_checkpoint,
     write_checkpoint,
 )  # fmt: skip
-from macrs_sim.rankers.itemcf import ItemCFParams, ItemCFRanker
+from macrs_sim.rankers.itemcf import ItemCFRanker
+from macrs_sim.rankers.memory import check_fits
+from macrs_sim.rankers.params import (
+    BERT4RecParams,
+    BPRParams,
+    ItemCFParams,
+    PopularityParams,
+    RankerParams,
+    SASRecParams,
+)  # fmt: skip
 from macrs_sim.rankers.popularity import PopularityRanker
 
 MODEL_KINDS = ("popularity", "itemcf", "bpr", "sasrec", "bert4rec")
 TORCH_KINDS = ("bpr", "sasrec", "bert4rec")
 RECSYS_HINT = "pip install 'macrs-sim[recsys]'"
-
-
-class PopularityParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
 @dataclass(frozen=True)
@@ -48,36 +54,48 @@ def check_kind(kind: str) -> str:
     return kind
 
 
-def params_model(kind: str) -> type[BaseModel]:
-    if check_kind(kind) == "popularity":
-        return PopularityParams
-    if kind == "itemcf":
-        return ItemCFParams
+_PARAMS: dict[str, type[RankerParams]] = {
+    "popularity": PopularityParams, "itemcf": ItemCFParams, "bpr": BPRParams,
+    "sasrec": SASRecParams, "bert4rec": BERT4RecParams,
+}  # fmt: skip
+
+
+def params_model(kind: str) -> type[RankerParams]:
+    """The kind's hyperparameter model (rankers/params.py); a torch kind needs torch."""
+    if check_kind(kind) in TORCH_KINDS and importlib.util.find_spec("torch") is None:
+        raise ConfigError(f"model {kind!r} needs torch: {RECSYS_HINT}")
+    return _PARAMS[kind]
+
+
+def params_error(what: str, err: ValidationError, sep: str = " ") -> ConfigError:
+    """A validation error as one line, `WHAT FIELD: message`; a check across fields (no
+    location) names its field first in its own message ("heads: 3 does not divide ...")."""
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    if not where:
+        return ConfigError(f"{what}{sep}{first['msg'].removeprefix('Value error, ')}")
+    return ConfigError(f"{what}{sep}{where}: {first['msg']}")
+
+
+def option_params(model: type[RankerParams] | str, values: Mapping[str, Any]) -> RankerParams:
+    """A system option holding ranker parameters (`ranker_params`), checked when the
+    scenario is read: ValueError `FIELD: message` for the option's field validator. Needs
+    no torch (a missing torch is the system's `extra`, named when it is built)."""
+    if isinstance(model, str):
+        model = _PARAMS[check_kind(model)]
     try:
-        if kind == "bpr":
-            from macrs_sim.rankers.bpr import BPRParams
-
-            return BPRParams
-        if kind == "bert4rec":
-            from macrs_sim.rankers.torch.bert4rec import BERT4RecParams
-
-            return BERT4RecParams
-        from macrs_sim.rankers.torch.sasrec import SASRecParams
-
-        return SASRecParams
-    except ImportError:
-        raise ConfigError(f"model {kind!r} needs torch: {RECSYS_HINT}") from None
+        return model.model_validate(dict(values), strict=False)
+    except ValidationError as err:
+        raise ValueError(str(params_error("", err, sep=""))) from None
 
 
-def make_params(kind: str, overrides: Mapping[str, str]) -> BaseModel:
+def make_params(kind: str, overrides: Mapping[str, str]) -> RankerParams:
     """Hyperparameters: the model's defaults with `overrides` (strings, validated)."""
     model = params_model(kind)
     try:
         return model.model_validate(dict(overrides), strict=False)
     except ValidationError as err:
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "params"
-        raise ConfigError(f"{kind} parameter {where}: {first['msg']}") from None
+        raise params_error(f"{kind} parameter", err) from None
 
 
 def _fit(
@@ -159,6 +177,7 @@ def train_ranker(
     if cached is not None:
         arrays, record = cached
         return TrainedRanker(_load(kind, data.item_ids, arrays, params), path, True, record)
+    check_fits(kind, params, len(data.item_ids))
     started = time.perf_counter()
     ranker = _fit(kind, data, split, params, progress)
     record = _record(ranker, time.perf_counter() - started)

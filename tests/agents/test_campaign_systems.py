@@ -16,6 +16,7 @@ from macrs_sim.config import DataConfig, parse_scenario
 from macrs_sim.data.dataset import demo_dataset
 from macrs_sim.data.samples import build_samples
 from macrs_sim.data.users import synthesize_interactions
+from macrs_sim.errors import ConfigError
 from macrs_sim.protocol import DialogueResult, Sample
 from macrs_sim.store import RunStore
 from tests.agents.third_party import SPEC as FIRST
@@ -133,21 +134,22 @@ async def test_every_baseline_runs_with_the_agenda_user(tmp_path: Path) -> None:
     assert cached == ["bpr", "itemcf", "sasrec"]
 
 
-async def test_a_failing_prepare_costs_its_dialogues_and_runs_once(
+async def test_a_failing_prepare_stops_the_campaign_before_its_run_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Issue 27 group 1: once per process, before the run folder; one line naming the entry
+    (it cost every dialogue of the system as an error in a run called finished)."""
     calls: list[str] = []
 
     def broken(options: Any, ctx: Any) -> None:
         calls.append(options.name)
-        raise RuntimeError("index missing")
+        raise RuntimeError("index\nmissing")
 
     monkeypatch.setattr("macrs_sim.agents.baselines.build.prepare", broken)
-    _, results = await run(
-        tmp_path, {"name": "Pop", "kind": "popularity"}, {"name": "R", "kind": "random"}
+    with pytest.raises(ConfigError) as err:
+        await run(tmp_path, {"name": "R", "kind": "random"}, {"name": "Pop", "kind": "popularity"})
+    assert str(err.value) == (
+        'systems[1] (kind "popularity"): cannot prepare: RuntimeError: index missing'
     )
-    pop = [r for r in results if r.system == "Pop"]
-    assert [r.status for r in pop] == ["error"] * 6
-    assert all("index missing" in str(r.error) for r in pop)
-    assert {r.status for r in results if r.system == "R"} <= {"success", "failure"}
     assert calls == ["Pop"]
+    assert not (tmp_path / "runs").exists()

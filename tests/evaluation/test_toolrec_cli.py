@@ -82,7 +82,9 @@ def test_eval_toolrec_trains_the_attribute_tools_on_the_sasrec_backbone(
                        "--rankers", "sasrec", "--no-progress", "--cache-dir", cache,
                        "--out", str(tmp_path / "bad"), *tiny,
                        "--set", "toolrec.tune_lr=-1")  # fmt: skip
-    assert code == 2 and err.startswith("error: toolrec retriever_params.tune_lr:")
+    assert code == 2 and err.startswith(
+        "error: toolrec options: retriever_params: tune_lr: Input should be greater than 0"
+    )
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()
 
 

@@ -8,13 +8,17 @@ rankers' checkpoint cache.
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import Field, model_validator
 
 from macrs_sim.agents.registry import SystemOptions, SystemSpec
 from macrs_sim.errors import ConfigError
+from macrs_sim.rankers.memory import check_fits
 from macrs_sim.rankers.train import make_params
+
+if TYPE_CHECKING:
+    from macrs_sim.agents.checks import CheckContext
 
 RankerKind = Literal["popularity", "itemcf", "bpr", "sasrec"]
 ParamValue = str | int | float | bool
@@ -65,10 +69,20 @@ RankerSystemOptions = _RankerOptions
 _BUILD = "macrs_sim.agents.baselines.build:"
 
 
+def check_ranker(options: _RankerOptions, ctx: CheckContext) -> None:
+    """The ranker fits in memory on this catalog (before anything is trained)."""
+    kind = options.ranker_kind()
+    try:
+        check_fits(kind, make_params(kind, cast(Any, options.params)), len(ctx.dataset.catalog))
+    except ConfigError as err:
+        raise ConfigError(f"params: {err}") from None
+
+
 def _ranker_spec(options: type[_RankerOptions], kind: str, extra: str | None) -> SystemSpec:
     return SystemSpec(
         kind=kind, options=options, build=_BUILD + "build_ranked", prepare=_BUILD + "prepare",
-        extra=extra, uses_llm=False, history="pre-target",
+        check="macrs_sim.agents.baselines.options:check_ranker", extra=extra, uses_llm=False,
+        history="pre-target",
     )  # fmt: skip
 
 

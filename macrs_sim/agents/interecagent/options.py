@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from macrs_sim.rankers.train import option_params
+
+# The ranking tool's SASRec runs without position embedding (paper §4).
+SASREC_DEFAULTS = {"position": "false"}
 
 
 class InteRecAgentOptions(BaseModel):
@@ -29,7 +34,9 @@ class InteRecAgentOptions(BaseModel):
     long_term_memory: bool = True
     # The preference model of the ranking tool (SASRec without position embedding, paper §4).
     ranker: Literal["sasrec", "bpr", "itemcf", "popularity"] = "sasrec"
-    ranker_params: dict[str, str] = Field(default_factory=lambda: {"position": "false"})
+    # Hyperparameters of the SASRec ranker (rankers/params.py), checked when read; the
+    # other rankers are trained with their defaults, so they take none.
+    ranker_params: dict[str, str] = Field(default_factory=lambda: dict(SASREC_DEFAULTS))
     # A demonstration file written by `eval interecagent demos` (default: the bundled ones).
     demonstrations_file: str | None = None
     n_demonstrations: int = Field(default=3, ge=0, le=10)
@@ -41,3 +48,13 @@ class InteRecAgentOptions(BaseModel):
     retries: int = Field(default=2, ge=0, le=5)
     # Embed demonstrations with the toolkit's text model when installed, else token overlap.
     demo_retrieval: Literal["auto", "tokens"] = "auto"
+
+    @field_validator("ranker_params")
+    @classmethod
+    def _fit_the_ranker(cls, params: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        ranker = info.data.get("ranker")
+        if ranker == "sasrec":
+            option_params("sasrec", params)
+        elif ranker is not None and params not in ({}, SASREC_DEFAULTS):
+            raise ValueError(f'only ranker "sasrec" takes them (ranker is "{ranker}")')
+        return params

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import ConfigDict
 
+from macrs_sim.agents.checks import CheckContext
 from macrs_sim.agents.context import PrepareContext, SystemContext
 from macrs_sim.agents.recmind import build
 from macrs_sim.agents.recmind.memory import (
@@ -18,12 +19,24 @@ from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.agents.recmind.system import RecMind
 from macrs_sim.agents.registry import CallsInFlight, SystemOptions, SystemSpec
 from macrs_sim.data.splits import campaign_dataset, interactions_of
+from macrs_sim.errors import ConfigError
 
 
 class RecMindSystemOptions(RecMindOptions, SystemOptions):
     # This base order keeps `kind` the literal below and unknown fields refused.
     model_config = ConfigDict(extra="forbid", frozen=True)
     kind: Literal["recmind"] = "recmind"
+
+
+def check_system(options: RecMindSystemOptions, ctx: CheckContext) -> None:
+    """The web search's API key is in the environment (its value is never shown)."""
+    if not (options.search_tool and options.search_backend == "web"):
+        return
+    var = options.web_api_key_env
+    if not ctx.environ.get(var, "").strip():
+        raise ConfigError(
+            f'web_api_key_env: search_backend "web" needs an API key in ${var}, which is not set'
+        )
 
 
 def prepare_system(options: RecMindSystemOptions, ctx: PrepareContext) -> build.RecMindResources:
@@ -61,6 +74,7 @@ SPEC = SystemSpec(
     options=RecMindSystemOptions,
     build=_HERE + "build_system",
     prepare=_HERE + "prepare_system",
+    check=_HERE + "check_system",
     scripted_rules="macrs_sim.agents.recmind.scripted:recmind_scripted_rules",
     calls_in_flight=CALLS_IN_FLIGHT,
     history="pre-target",

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from macrs_sim.rankers.params import ToolRecParams
+from macrs_sim.rankers.train import option_params
 
 # The ablations of the paper's §4.3.1 (Fig. 4); "toolrec" is the full method.
 #   single: no CoT, no tool learning: the LLM ranks `candidates` items of the plain
@@ -52,3 +55,34 @@ class ToolRecOptions(BaseModel):
     # "both the w/ single and w/ multi variants use the same number of candidate items:
     # thirty items in total" (§4.3.1); also LLMRank's candidate count (§4.1.3).
     candidates: int = Field(default=30, ge=1, le=200)
+
+    @field_validator("ranker_params")
+    @classmethod
+    def _fit_the_base(cls, params: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        base = info.data.get("base_ranker")
+        if base is not None:
+            option_params(base, base_params(base, params))
+        return params
+
+    @field_validator("retriever_params")
+    @classmethod
+    def _fit_stage_2(cls, params: dict[str, str], info: ValidationInfo) -> dict[str, str]:
+        """As build.prepare reads them: over the SASRec base ranker's own settings."""
+        data = info.data
+        if data.get("retriever") == "ranker" and params:
+            raise ValueError('only retriever "trained" takes them (retriever is "ranker")')
+        if data.get("retriever") != "trained" or "ranker_params" not in data:
+            return params
+        base = data["base_ranker"]
+        stage1 = option_params(base, base_params(base, data["ranker_params"]))
+        given = stage1.model_dump() if base == "sasrec" else {}
+        option_params(ToolRecParams, {**given, **params})
+        return params
+
+
+def base_params(base_ranker: str, params: dict[str, str]) -> dict[str, str]:
+    """`ranker_params` as the base ranker is trained with: a SASRec trains with BPR unless
+    they say otherwise (the paper's stage 1, its Eq. 4)."""
+    if base_ranker == "sasrec" and "loss" not in params:
+        return {**params, "loss": "bpr"}
+    return dict(params)

@@ -16,38 +16,19 @@ from collections.abc import Iterator, Mapping, Sequence
 import numpy as np
 import torch
 import torch.nn.functional as F
-from pydantic import Field
 from torch import nn
 
 from macrs_sim.data.splits import EvalCase
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
 from macrs_sim.rankers.evaluate import ndcg_at
+from macrs_sim.rankers.params import BERT4RecParams as BERT4RecParams
 from macrs_sim.rankers.torch.loop import (
-    LoopParams,
     ProgressHook,
     TrainSummary,
     fit_early_stopping,
     pick_device,
 )  # fmt: skip
 from macrs_sim.rankers.torch.sasrec import left_pad
-
-
-class BERT4RecParams(LoopParams):
-    dim: int = Field(default=64, ge=2)
-    max_len: int = Field(default=50, ge=2)
-    blocks: int = Field(default=2, ge=1)
-    heads: int = Field(default=2, ge=1)
-    dropout: float = Field(default=0.1, ge=0, lt=1)
-    # The paper's ρ for MovieLens (0.2).
-    mask_prob: float = Field(default=0.2, gt=0, le=1)
-    lr: float = Field(default=1e-3, gt=0)
-    # As SASRec's, with a longer minimum: on the ml-latest-small-shaped benchmark
-    # (bench_sasrec_learns.py) the cloze task's validation NDCG@10 had no record from epoch
-    # 6 to 25 before it climbed to its best at epoch 90; patience 20 alone cleared that
-    # plateau by one epoch.
-    patience: int = Field(default=20, ge=1)
-    min_epochs: int = Field(default=50, ge=1)
-    smoothing: int = Field(default=3, ge=1)
 
 
 class BERT4RecNet(nn.Module):

@@ -16,21 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import torch
-from pydantic import BaseModel, ConfigDict, Field
 
-
-class LoopParams(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    epochs: int = Field(default=200, ge=1)
-    patience: int = Field(default=5, ge=1)
-    # Epochs always run before early stopping may end training (capped by `epochs`).
-    min_epochs: int = Field(default=1, ge=1)
-    # Epochs whose validation NDCG@10 is averaged for the stopping decision.
-    smoothing: int = Field(default=1, ge=1)
-    lr: float = Field(default=1e-3, gt=0)
-    weight_decay: float = Field(default=0.0, ge=0)
-    batch_size: int = Field(default=128, ge=1)
-    seed: int = 0
+from macrs_sim.rankers.params import LoopParams as LoopParams
 
 
 @dataclass(frozen=True)

@@ -7,18 +7,16 @@ as in the paper's reference implementations (`NegativeSampler`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Literal
 
 import numpy as np
 import torch
 import torch.nn.functional as F
-from pydantic import Field
 
 from macrs_sim.data.splits import EvalCase
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
 from macrs_sim.rankers.evaluate import ndcg_at
+from macrs_sim.rankers.params import SASRecParams as SASRecParams
 from macrs_sim.rankers.torch.loop import (
-    LoopParams,
     ProgressHook,
     TrainSummary,
     fit_early_stopping,
@@ -26,29 +24,6 @@ from macrs_sim.rankers.torch.loop import (
 )  # fmt: skip
 from macrs_sim.rankers.torch.negatives import NegativeSampler
 from macrs_sim.rankers.torch.sasrec_net import SASRecNet
-
-
-class SASRecParams(LoopParams):
-    dim: int = Field(default=64, ge=2)
-    max_len: int = Field(default=50, ge=2)
-    blocks: int = Field(default=2, ge=1)
-    heads: int = Field(default=1, ge=1)
-    dropout: float = Field(default=0.2, ge=0, lt=1)
-    position: bool = True
-    # One sampled negative per position: "bce" (SASRec paper, Eq. 3) or "bpr" (-log sigmoid
-    # of positive minus negative score; ToolRec's stage 1, its Eq. 4). "softmax":
-    # cross-entropy over every item (fewer epochs, but each costs ~10x more on CPU at 9k items).
-    loss: Literal["softmax", "bce", "bpr"] = "bce"
-    lr: float = Field(default=5e-3, gt=0)
-    # Early stopping that lets SASRec learn without hand tuning. On ~600 users (MovieLens
-    # ml-latest-small's size) validation NDCG@10 first sits on a plateau near popularity's
-    # for ~10-15 epochs, then climbs for dozens more, and one epoch's value on a few hundred
-    # users moves by ~+-10% at random. Patience 5 on the raw value stopped it on the plateau
-    # (epoch 2-8, below popularity). So: never stop before epoch 20, stop after 20 epochs
-    # with no record of the 3-epoch mean (benchmarks/bench_sasrec_learns.py).
-    patience: int = Field(default=20, ge=1)
-    min_epochs: int = Field(default=20, ge=1)
-    smoothing: int = Field(default=3, ge=1)
 
 
 def left_pad(seqs: Sequence[Sequence[int]], length: int) -> torch.Tensor:

@@ -11,64 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
 
 import numpy as np
 import torch
 import torch.nn.functional as F
-from pydantic import Field, field_validator
 
 from macrs_sim.data.splits import EvalCase
-from macrs_sim.rankers.attribute_values import PATTERNS, AttributeTable
+from macrs_sim.rankers.attribute_values import AttributeTable
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen, top_items
 from macrs_sim.rankers.evaluate import ndcg_at
+from macrs_sim.rankers.params import ToolRecParams as ToolRecParams
 from macrs_sim.rankers.torch.attribute_net import AttributeEncoder
 from macrs_sim.rankers.torch.loop import ProgressHook, TrainSummary, fit_early_stopping
 from macrs_sim.rankers.torch.negatives import NegativeSampler
-from macrs_sim.rankers.torch.sasrec import SASRecParams, SASRecRanker, left_pad, training_windows
-
-
-class ToolRecParams(SASRecParams):
-    """The backbone's SASRec fields (stage 1) plus the fine-tuning stage's `tune_*` fields."""
-
-    # Stage 1 trains with BPR: the paper's Eq. 4 (the authors' configuration: loss_type BPR).
-    loss: Literal["softmax", "bce", "bpr"] = "bpr"
-
-    # 5e-3 moved the demo's validation NDCG below the frozen backbone's in the first epoch.
-    tune_lr: float = Field(default=1e-3, gt=0)
-    tune_epochs: int = Field(default=50, ge=1)
-    tune_patience: int = Field(default=3, ge=1)
-    tune_batch_size: int = Field(default=128, ge=1)
-    tune_blocks: int = Field(default=1, ge=1)
-    tune_dropout: float = Field(default=0.2, ge=0, lt=1)
-    # None: every pattern the catalog has values for.
-    attributes: tuple[str, ...] | None = None
-    # A value carried by fewer items counts as unknown.
-    min_items: int = Field(default=2, ge=1)
-
-    @field_validator("attributes", mode="before")
-    @classmethod
-    def _split_list(cls, value: Any) -> Any:
-        if isinstance(value, str):  # --set attributes=genre,decade
-            value = tuple(v.strip() for v in value.split(",") if v.strip())
-        if value is not None:
-            unknown = [v for v in value if v not in PATTERNS]
-            if unknown or not value:
-                raise ValueError(f"expected some of {', '.join(PATTERNS)}, got {value!r}")
-        return value
-
-    def backbone(self) -> SASRecParams:
-        return SASRecParams.model_validate({k: getattr(self, k) for k in SASRecParams.model_fields})
-
-    def tuning(self) -> SASRecParams:
-        """The loop settings of stage 2 (Adam, epochs, patience, batch) as the loop reads them.
-
-        Stage 2 starts from the backbone's ranking (u = H) and stops on plain patience over
-        the raw validation value (no minimum, no smoothing: those are stage 1's)."""
-        update = {"lr": self.tune_lr, "epochs": self.tune_epochs, "patience": self.tune_patience,
-                  "batch_size": self.tune_batch_size, "weight_decay": 0.0, "min_epochs": 1,
-                  "smoothing": 1}  # fmt: skip
-        return self.backbone().model_copy(update=update)
+from macrs_sim.rankers.torch.sasrec import SASRecRanker, left_pad, training_windows
 
 
 def _encoder(table: AttributeTable, p: ToolRecParams, device: torch.device) -> AttributeEncoder:

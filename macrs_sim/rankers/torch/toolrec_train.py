@@ -27,6 +27,7 @@ from macrs_sim.rankers.cache import (
     read_checkpoint,
     write_checkpoint,
 )  # fmt: skip
+from macrs_sim.rankers.memory import check_fits
 from macrs_sim.rankers.torch.loop import ProgressHook, TrainSummary
 from macrs_sim.rankers.torch.sasrec import SASRecRanker
 from macrs_sim.rankers.torch.toolrec import ToolRecParams, ToolRecRetriever
@@ -78,6 +79,7 @@ def train_toolrec(
     """Stage 1 (cached SASRec) then stage 2 (cached attribute encoders), each trained if absent."""
     split = split or leave_one_out(data)
     tables = _tables(data, dataset, params)
+    check_fits(KIND, params, len(data.item_ids))
     hook = progress or (lambda _name: None)
     backbone = train_ranker("sasrec", data, split, params.backbone(), cache_dir, hook("sasrec"))
     assert isinstance(backbone.ranker, SASRecRanker)
