@@ -995,7 +995,125 @@ ISSUE27_G6_CASES = [
     ),
 ]
 
+# --- issue 27 group 1: a system's wrong options fail before anything is written ----------------
+
+
+def system_case(id: str, system: str, expected: str, **kw: object) -> Case:
+    """The scenario GOOD with its one system replaced by `system` (TOML lines)."""
+    toml = GOOD.split("[[systems]]")[0] + '[[systems]]\nname = "S"\n' + system + "\n"
+    return run_case(id, toml, expected, **kw)
+
+
+def models_train(*args: str) -> tuple[str, ...]:
+    return ("models", "train", *args, "--no-progress")
+
+
+ISSUE27_G1_CASES = [
+    system_case(
+        "interecagent-unknown-ranker-param",
+        'kind = "interecagent"\nranker_params = {dimm = "8"}',
+        'systems[0] (kind "interecagent"): ranker_params: dimm: Extra inputs are not permitted',
+    ),
+    system_case(
+        "interecagent-heads-not-dividing-dim",
+        'kind = "interecagent"\nranker_params = {heads = "3"}',
+        'systems[0] (kind "interecagent"): ranker_params: heads: 3 does not divide dim = 64',
+    ),
+    system_case(
+        "interecagent-absurd-dim",
+        'kind = "interecagent"\nranker_params = {dim = "1000000"}',
+        "ranker_params: dim: Input should be less than or equal to 4096",
+    ),
+    system_case(
+        "interecagent-params-of-another-ranker",
+        'kind = "interecagent"\nranker = "bpr"\nranker_params = {dim = "8"}',
+        'ranker_params: only ranker "sasrec" takes them (ranker is "bpr")',
+    ),
+    system_case(
+        "toolrec-unknown-retriever-param",
+        'kind = "toolrec"\nretriever_params = {tune_lrr = "1"}',
+        'systems[0] (kind "toolrec"): retriever_params: tune_lrr: Extra inputs are not permitted',
+    ),
+    system_case(
+        "toolrec-negative-epochs",
+        'kind = "toolrec"\nranker_params = {epochs = "-1"}',
+        "ranker_params: epochs: Input should be greater than or equal to 1",
+    ),
+    system_case(
+        "toolrec-retriever-params-unused",
+        'kind = "toolrec"\nretriever = "ranker"\nretriever_params = {tune_lr = "0.1"}',
+        'retriever_params: only retriever "trained" takes them (retriever is "ranker")',
+    ),
+    system_case(
+        "toolrec-out-of-memory",
+        'kind = "toolrec"\nranker_params = {dim = "4096", batch_size = "100000"}',
+        "need about 2,455 GiB to train on",
+    ),
+    system_case(
+        "sasrec-heads-not-dividing-dim",
+        'kind = "sasrec"\nparams = {heads = 3}',
+        'systems[0] (kind "sasrec"): sasrec parameter heads: 3 does not divide dim = 64',
+    ),
+    system_case(
+        "ranker-lr-inf",
+        'kind = "ranker"\nranker = "bpr"\nparams = {lr = inf}',
+        "bpr parameter lr: Input should be a finite number",
+    ),
+    system_case(
+        "sasrec-seed-past-63-bits",
+        'kind = "sasrec"\nparams = {seed = "36893488147419103232"}',
+        "sasrec parameter seed: Input should be less than or equal to 9223372036854775807",
+    ),
+    system_case(
+        "recmind-web-key-unset",
+        'kind = "recmind"\nsearch_backend = "web"\nweb_api_key_env = "MACRS_SIM_UNSET_KEY_27"',
+        'web_api_key_env: search_backend "web" needs an API key in $MACRS_SIM_UNSET_KEY_27',
+    ),
+    system_case(
+        "http-url-bad-port",
+        'kind = "http"\nurl = "http://127.0.0.1:99999/crs"',
+        'systems[0] (kind "http"): url: not a valid http(s) URL (bad port or host)',
+    ),
+    system_case(
+        "http-url-no-host",
+        'kind = "http"\nurl = "http://user:s3cret@/crs"',
+        "url: not a valid http(s) URL (expected http://HOST[:PORT]/PATH)",
+        absent="s3cret",
+    ),
+    Case(
+        "models-train-seed-past-64-bits",
+        models_train("sasrec", "demo", "--seed", str(2**64)),
+        "--seed 18446744073709551616: expected a whole number from 0 to 9223372036854775807",
+    ),
+    Case(
+        "models-train-heads-3",
+        models_train("sasrec", "demo", "--set", "heads=3"),
+        "sasrec parameter heads: 3 does not divide dim = 64",
+    ),
+    Case(
+        "models-train-huge-max-len",
+        models_train("sasrec", "demo", "--set", "max_len=2000000000"),
+        "sasrec parameter max_len: Input should be less than or equal to 4096",
+    ),
+    Case(
+        "models-train-lr-inf",
+        models_train("bpr", "demo", "--set", "lr=inf"),
+        "bpr parameter lr: Input should be a finite number",
+    ),
+    Case(
+        "models-train-toolrec-tune-lr-nan",
+        models_train("toolrec", "demo", "--set", "tune_lr=nan"),
+        "toolrec parameter tune_lr: Input should be a finite number",
+    ),
+    Case(
+        "models-train-itemcf-negative-seed",
+        models_train("itemcf", "demo", "--seed", "-1"),
+        "--seed -1: expected a whole number from 0 to 9223372036854775807",
+    ),
+]
+
 CASES = SCENARIO_CASES + OUTPUT_CASES + DATA_CASES + REPORT_CASES + ARGV_CASES + SUBPROCESS_CASES
+CASES += ISSUE27_G1_CASES
 CASES += ISSUE27_G6_CASES
 
 
