@@ -177,3 +177,27 @@ async def test_checks_come_before_the_model_servers_are_probed(
         await run_campaign_async(sc, output_dir=tmp_path / "runs", progress=False)
     assert "needs an API key in $NO_SUCH_KEY_27" in str(err.value)
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_failing_prepare_is_one_line_exit_2_and_no_run_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from macrs_sim.cli import main
+
+    def broken(options: Any, ctx: Any) -> None:
+        raise MemoryError("CUDA out of memory.\nTried to allocate 9 GiB")
+
+    monkeypatch.setattr("macrs_sim.agents.baselines.build.prepare", broken)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.toml").write_text(
+        'name = "t"\n[model]\nbackend = "scripted"\n[data]\nn_samples = 2\n'
+        '[[systems]]\nname = "P"\nkind = "popularity"\n'
+    )
+    assert main(["run", "s.toml", "--output-dir", "runs", "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        'error: systems[0] (kind "popularity"): cannot prepare: MemoryError: CUDA out of memory.'
+        " Tried to allocate 9 GiB\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
