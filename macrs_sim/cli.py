@@ -18,6 +18,7 @@ from macrs_sim.cli_models import add_model_commands
 from macrs_sim.cli_serve import add_serve_commands
 from macrs_sim.cli_view import add_view_command
 from macrs_sim.errors import ConfigError, MacrsSimError
+from macrs_sim.textsafe import terminal_line
 
 console = Console()
 INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command continues it
@@ -43,7 +44,7 @@ def _run(args: argparse.Namespace) -> int:
                 output_dir=output,
                 progress=not args.no_progress,
                 resume=not args.no_resume,
-                notify=lambda line: print(line, file=sys.stderr),
+                notify=lambda line: print(terminal_line(line), file=sys.stderr),
                 retry_errors=args.retry_errors,
             )
         )
@@ -82,7 +83,8 @@ def _models_check(args: argparse.Namespace) -> int:
 
     setup = CampaignSetup.from_scenario(load_scenario(args.scenario))
     for cfg in setup.model_configs():
-        asyncio.run(preflight(cfg, notify=print))  # print: a server's words are no markup
+        # print: a server's words are no markup; terminal_line: nor control codes
+        asyncio.run(preflight(cfg, notify=lambda line: print(terminal_line(line))))
         console.print(f"ok: {cfg.backend} model reachable")
     return 0
 
@@ -160,11 +162,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return func(args)
     except MacrsSimError as err:
-        # Plain print: one unwrapped line whatever the terminal width.
-        print(f"error: {err}", file=sys.stderr)
+        # Plain print: one unwrapped line whatever the terminal width. A server's or a model's
+        # words in it are data: no control code reaches the terminal (macrs_sim/textsafe.py).
+        print(f"error: {terminal_line(str(err))}", file=sys.stderr)
         return 2
     except OSError as err:  # a folder that cannot be made or written, a full disk, /proc
-        print(f"error: {describe_os_error(err)}", file=sys.stderr)
+        print(f"error: {terminal_line(describe_os_error(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -995,6 +995,81 @@ ISSUE27_G6_CASES = [
     ),
 ]
 
+# --- issue 27 group 3: a server's words in an `error:` line are data, never control codes ---
+
+# Sets the terminal's title, clears the screen, turns the rest right to left.
+HOSTILE_MESSAGE = "model \x1b]0;pwned\x07not found\x1b[2J \u202eevil"
+
+
+def _hostile_server() -> str:
+    """A local OpenAI-compatible server that lists model "m" and refuses every chat request
+    with HTTP 400 and HOSTILE_MESSAGE; it stops itself after 5 s without a request."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def _send(self, status: int, body: object) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            self._send(200, {"object": "list", "data": [{"id": "m", "object": "model"}]})
+
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            self._send(400, {"error": {"message": HOSTILE_MESSAGE, "type": "invalid_request"}})
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    class Server(ThreadingHTTPServer):
+        timeout = 5.0
+        idle = False
+
+        def handle_timeout(self) -> None:
+            self.idle = True
+
+    server = Server(("127.0.0.1", 0), Handler)
+
+    def serve() -> None:
+        while not server.idle:
+            server.handle_request()
+        server.server_close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/v1"
+
+
+def hostile_server_scenario(tmp: Path, _: Path) -> None:
+    url = _hostile_server()
+    toml = edit('backend = "scripted"', f'backend = "openai"\nmodel = "m"\nbase_url = "{url}"')
+    (tmp / "s.toml").write_text(toml, encoding="utf-8")
+
+
+# The line shows the server's words with every escape sequence and control dropped whole.
+HOSTILE_SHOWN = "HTTP 400 model not found evil"
+ISSUE27_G3_CASES = [
+    Case(
+        "server-message-escape-codes-models-check",
+        ("models", "check", "s.toml"),
+        HOSTILE_SHOWN,
+        setup=hostile_server_scenario,
+        absent="\x1b",
+    ),
+    Case(
+        "server-message-escape-codes-run",
+        RUN,
+        HOSTILE_SHOWN,
+        setup=hostile_server_scenario,
+        absent="\x1b",
+    ),
+]
+
 # --- issue 27 group 1: a system's wrong options fail before anything is written ----------------
 
 
@@ -1115,6 +1190,7 @@ ISSUE27_G1_CASES = [
 CASES = SCENARIO_CASES + OUTPUT_CASES + DATA_CASES + REPORT_CASES + ARGV_CASES + SUBPROCESS_CASES
 CASES += ISSUE27_G1_CASES
 CASES += ISSUE27_G6_CASES
+CASES += ISSUE27_G3_CASES
 
 
 def _files(root: Path) -> set[str]:

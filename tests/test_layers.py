@@ -19,7 +19,17 @@ PACKAGE = Path(__file__).resolve().parents[1] / "macrs_sim"
 # < agents, simulators < judge < analysis < campaign < interactive, viewer < cli.
 # Names in the same row may import each other (one way: the cycle test below).
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "protocol", "config", "store", "store_rows", "redact", "textfile", "prompts"),
+    (
+        "errors",
+        "protocol",
+        "config",
+        "store",
+        "store_rows",
+        "redact",
+        "textfile",
+        "textsafe",
+        "prompts",
+    ),
     ("llm", "data"),
     ("rankers", "tools"),
     ("agents", "simulators"),

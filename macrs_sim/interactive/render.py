@@ -1,4 +1,5 @@
-"""The chat session in the terminal (rich). Model text is printed as `Text`, never markup."""
+"""The chat session in the terminal (rich). Model text is printed as `Text`, never markup,
+and without control codes (macrs_sim/textsafe.py): no escape sequence reaches the terminal."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rich.text import Text
 from macrs_sim.interactive.explain import render_explain
 from macrs_sim.interactive.session import EndReason
 from macrs_sim.protocol import DialogueResult, Item, ItemRef, SystemTurn
+from macrs_sim.textsafe import terminal_data, terminal_line, terminal_text
 
 _ENDINGS: dict[EndReason, str] = {
     "accepted": "success: the system recommended your target",
@@ -40,7 +42,7 @@ class ChatView:
         else:
             self.console.print(
                 Text("Scored session: your target is ")
-                .append(target.display_title, style="bold")
+                .append(terminal_line(target.display_title), style="bold")
                 .append(f" (id {target.item_id}); at most {max_turns} turns.")
             )
             self.console.print("Describe what you want; don't name the title.", style="dim")
@@ -54,13 +56,15 @@ class ChatView:
 
     def system_turn(self, number: int, system: str, turn: SystemTurn) -> None:
         of = f"/{self.max_turns}" if self.max_turns is not None else ""
-        head = Text(f"{system}", style="bold magenta").append(f" · turn {number}{of} · {turn.act}")
+        act = terminal_line(turn.act)
+        head = Text(f"{system}", style="bold magenta").append(f" · turn {number}{of} · {act}")
         self.console.print(head)
-        self.console.print(_indent(Text(turn.text), 2))
+        self.console.print(_indent(Text(terminal_text(turn.text)), 2))
         for item in turn.items:
             self.console.print(_indent(self._item_line(item), 2))
         if self.explain:
-            self.console.print(_indent(render_explain(turn.explain, turn.act), 4))
+            explain = render_explain(terminal_data(turn.explain), act)
+            self.console.print(_indent(explain, 4))
 
     def target_found(self) -> None:
         self.console.print(
@@ -77,7 +81,7 @@ class ChatView:
             self.console.print()  # Ctrl-C at the prompt leaves the cursor on its line
         line = _ENDINGS[reason]
         if result is not None and result.error:
-            line += f": {result.error}"
+            line += f": {terminal_line(result.error)}"
         self.console.print(Text(line, style="bold"))
 
     def saved(self, run_dir: Path) -> None:
@@ -88,13 +92,13 @@ class ChatView:
         self.console.print("nothing to save: the system never answered", style="dim")
 
     def warn(self, line: str) -> None:
-        self.console.print(Text(f"warning: {line}", style="yellow"))
+        self.console.print(Text(f"warning: {terminal_line(line)}", style="yellow"))
 
     def _item_line(self, item: ItemRef) -> Text:
-        text = Text("↳ ").append(item.title, style="bold")
+        text = Text("↳ ").append(terminal_line(item.title), style="bold")
         if item.item_id is None:
             return text.append("  (not in the catalog)", style="dim")
-        text.append(f"  = {item.item_id} ({item.method})", style="dim")
+        text.append(f"  = {terminal_line(item.item_id)} ({item.method})", style="dim")
         if self.target is not None and item.item_id == self.target.item_id:
             text.append("  ← your target", style="bold green")
         return text

@@ -2,7 +2,9 @@
 
 Data files are JavaScript that hands a JSON literal to a function (`MV.chunkLoaded(3, {...})`)
 because browsers refuse `fetch()` of a JSON file opened from disk (file://); a <script> tag
-may load one. JSON is valid JavaScript, and as an external file it needs no HTML escaping.
+may load one. JSON is valid JavaScript, and as an external file it needs no HTML escaping;
+still, every `</` in it is written `<\\/` (the same string in JSON), so no model text such as
+"</script>" could end a <script> element should the data ever be put inline in a page.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ def to_json(value: Any) -> bytes:
 def write_js_call(path: Path, call: str, *args: Any) -> None:
     """`call(arg, ...);` with each argument as a JSON literal, in UTF-8."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(f"{call}(".encode() + b", ".join(to_json(a) for a in args) + b");\n")
+    data = b", ".join(to_json(a) for a in args).replace(b"</", b"<\\/")
+    path.write_bytes(f"{call}(".encode() + data + b");\n")
 
 
 def write_json(path: Path, value: Any) -> None:

@@ -4,6 +4,9 @@ Each turn shows the act, the text, the recommended titles with their grounding, 
 whether the user accepted. With `explain=True` it adds what MACRS did to get
 there: the three candidate replies, the planner's reasoning, the user profile,
 and the strategy-level suggestions and experiences in force.
+
+Everything a model, a server or the dataset wrote (texts, titles, acts, errors, explain
+values) goes in through macrs_sim/textsafe.py: shown as typed, never markup.
 """
 
 from __future__ import annotations
@@ -14,41 +17,46 @@ from typing import Any
 
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.protocol import DialogueResult, Exchange, ItemRef, Sample
+from macrs_sim.textsafe import markdown_cell as md
+from macrs_sim.textsafe import markdown_paragraph
 
 ACCEPT_MARK = "✅ accepted"
 REJECT_MARK = "❌ not accepted"
 
 
 def _item(ref: ItemRef, target_id: str) -> str:
-    where = f"{ref.item_id}, {ref.method} {ref.score:.2f}" if ref.item_id else "not in catalog"
+    where = f"{md(ref.item_id)}, {ref.method} {ref.score:.2f}" if ref.item_id else "not in catalog"
     star = " ← target" if ref.item_id == target_id else ""
-    return f"{ref.title} ({where}){star}"
+    return f"{md(ref.title)} ({where}){star}"
 
 
-def _quote(text: str) -> str:
-    return "\n".join("> " + line for line in (text.strip() or "(empty)").splitlines())
+def _quote(text: str, suffix: str = "") -> str:
+    """`text` (outside text) as a Markdown quote, then `suffix` (our own Markdown)."""
+    shown = (markdown_paragraph(text) + suffix).strip() or "(empty)"
+    return "\n".join("> " + line for line in shown.split("\n"))
 
 
 def _explain_lines(explain: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     for act, cand in explain.get("candidates", {}).items():
-        title = f" [{cand['item_title']}]" if cand.get("item_title") else ""
-        lines.append(f"  - candidate *{act}*{title}: {cand.get('text', '')}")
+        title = f" [{md(str(cand['item_title']))}]" if cand.get("item_title") else ""
+        lines.append(f"  - candidate *{md(act)}*{title}: {md(str(cand.get('text', '')))}")
     planner = explain.get("planner")
     if planner:
-        steps = "; ".join(f"{k}: {v}" for k, v in planner.items() if k != "choice")
-        lines.append(f"  - planner chose *{planner.get('choice')}* ({steps})")
+        steps = "; ".join(f"{md(k)}: {md(str(v))}" for k, v in planner.items() if k != "choice")
+        lines.append(f"  - planner chose *{md(str(planner.get('choice')))}* ({steps})")
     if explain.get("profile"):
-        lines.append(f"  - user profile: {json.dumps(explain['profile'], ensure_ascii=False)}")
+        profile = json.dumps(explain["profile"], ensure_ascii=False)
+        lines.append(f"  - user profile: {md(profile)}")
     for act, text in explain.get("suggestions", {}).items():
-        lines.append(f"  - suggestion for {act}: {text}")
+        lines.append(f"  - suggestion for {md(act)}: {md(str(text))}")
     for text in explain.get("experiences", []):
-        lines.append(f"  - planner experience: {text}")
+        lines.append(f"  - planner experience: {md(str(text))}")
     return lines
 
 
 def _turn(ex: Exchange, target_id: str, explain: bool) -> list[str]:
-    lines = [f"**Turn {ex.turn} · {ex.system.act}**", "", _quote(ex.system.text), ""]
+    lines = [f"**Turn {ex.turn} · {md(ex.system.act)}**", "", _quote(ex.system.text), ""]
     if ex.system.items:
         items = ", ".join(_item(r, target_id) for r in ex.system.items)
         mark = ACCEPT_MARK if ex.user.accepted else REJECT_MARK
@@ -56,8 +64,8 @@ def _turn(ex: Exchange, target_id: str, explain: bool) -> list[str]:
     if explain and ex.system.explain:
         lines += ["<details><summary>how the system decided</summary>", ""]
         lines += [*_explain_lines(ex.system.explain), "", "</details>", ""]
-    user = ex.user.text + (" *(redacted by the leak guard)*" if ex.user.redacted else "")
-    return lines + ["User:", "", _quote(user), ""]
+    redacted = " *(redacted by the leak guard)*" if ex.user.redacted else ""
+    return lines + ["User:", "", _quote(ex.user.text, redacted), ""]
 
 
 def render_transcript(
@@ -70,15 +78,16 @@ def render_transcript(
     target = result.target_id
     if catalog is not None and target in catalog:
         target = f"{catalog[target].display_title} ({result.target_id})"
+    target = md(target)
     outcome = {
         "success": f"SUCCESS at turn {result.success_turn}",
         "failure": "FAIL",
-        "error": f"ERROR: {result.error}",
+        "error": f"ERROR: {md(str(result.error))}",
     }[result.status]
     lines = [f"### {result.system} · {result.sample_id} · {outcome}", "", f"Target: {target}"]
     if sample is not None and sample.target_profile:
         lines.append(
-            f"Target profile (all the simulated user knows): {', '.join(sample.target_profile)}"
+            "Target profile (all the simulated user knows): " + md(", ".join(sample.target_profile))
         )
     lines += ["", "User (opening):", "", _quote(result.opening.text), ""]
     for ex in result.exchanges:

@@ -24,6 +24,7 @@ from macrs_sim.analysis.report.behaviour import (
     summed,
     warnings,
 )
+from macrs_sim.textsafe import markdown_cell
 
 NONE_MARK = "—"  # a rate with a zero denominator
 MAX_AUDIT_ROWS = 50
@@ -124,7 +125,8 @@ def summary_cells(s: ValidityStats) -> list[str]:
 
 
 def _examples(s: ValidityStats) -> str:
-    found = ", ".join(f'"{title}" ×{n}' for title, n in s.ungrounded_examples)
+    # A model's title: shown as typed, never markup (macrs_sim/textsafe.py).
+    found = ", ".join(f'"{markdown_cell(title)}" ×{n}' for title, n in s.ungrounded_examples)
     return f"- {s.system}: {found or 'none'}"
 
 
@@ -134,10 +136,6 @@ def _fuzzy_cells(s: ValidityStats) -> list[str]:
     return [s.system, str(s.methods.get("fuzzy", 0)), *values]
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
 def _audit_lines(stats: Sequence[ValidityStats]) -> list[str]:
     """The OVERALL row's audit (every system's guesses), at most MAX_AUDIT_ROWS of it."""
     rows = next((s.audit for s in stats if s.system == OVERALL), ())
@@ -145,7 +143,7 @@ def _audit_lines(stats: Sequence[ValidityStats]) -> list[str]:
     if not rows:
         return [*lines, "- none"]
     cells = [
-        [_cell(a.said), _cell(a.grounded), a.method, f"{a.score:.3f}", str(a.count)]
+        [markdown_cell(a.said), markdown_cell(a.grounded), a.method, f"{a.score:.3f}", str(a.count)]
         for a in rows[:MAX_AUDIT_ROWS]
     ]
     lines += markdown_table(["Said", "Grounded as", "Method", "Score", "Count"], cells)
