@@ -73,7 +73,7 @@ class SystemSpec:
     build: str
     # "module:function": (options, ctx: PrepareContext) -> resources, once per process.
     prepare: str | None = None
-    # "module:function": (options, ctx: CheckContext) -> None, raising ConfigError or
+    # "module:function": (options, ctx: agents.checks.CheckContext) -> None, raising ConfigError or
     # ValueError whose message starts with the field at fault; run before the campaign
     # probes its models or makes its run folder (cheap checks only: no training).
     check: str | None = None
