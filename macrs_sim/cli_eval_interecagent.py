@@ -81,11 +81,17 @@ def _run_scenario(args: argparse.Namespace, ks: list[int]) -> tuple[Path, int] |
     interrupted, the same command resumes it)."""
     from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
     from macrs_sim.config import load_scenario
-    from macrs_sim.evaluation.interecagent.session import check_ks, paper_protocol
+    from macrs_sim.evaluation.interecagent.session import (
+        check_ks,
+        paper_protocol,
+        paper_sampling,
+    )
 
     scenario, line = paper_protocol(load_scenario(args.run))
+    scenario, target_line = paper_sampling(scenario)
     check_ks(ks, scenario.protocol.max_turns)
     print(line)
+    print(target_line)
     output = Path(args.output_dir) if args.output_dir else None
     if output is not None and output.exists() and not output.is_dir():
         raise ConfigError(f"--output-dir {output}: not a folder (expected where runs go)")

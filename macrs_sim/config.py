@@ -147,6 +147,10 @@ class DataConfig(Strict):
     sample_set: str | None = None
     n_samples: int = Field(default=100, ge=1, le=MAX_SAMPLES)
     history_len: int = Field(default=20, ge=1, le=MAX_HISTORY)
+    # Which item is held out: "after_history" is MACRS's (§4.4: the first history_len items,
+    # the next one the target); "last" is InteRecAgent's (§4.1: the user's last item, the
+    # history_len items before it the history).
+    target: Literal["after_history", "last"] = "after_history"
     min_history: int = Field(default=5, ge=1, le=MAX_HISTORY)
     filter_by_category: bool = True
     # "random": n_samples from all eligible users; "popularity": per_bucket from each bucket.

@@ -36,10 +36,18 @@ class Dataset:
     n_users: int
     n_interactions: int
     _prefixes: Callable[[int], dict[str, list[str]]]
+    # Every user's whole sequence; None for a dataset made by hand with prefixes only.
+    _sequences: Callable[[], dict[str, list[str]]] | None = None
 
     def prefixes(self, length: int) -> dict[str, list[str]]:
         """First `length` items of each user who has that many, in time order (ties: file order)."""
         return self._prefixes(length)
+
+    def sequences(self) -> dict[str, list[str]]:
+        """Each user's items, all of them, in time order (`data.target = "last"` needs them)."""
+        if self._sequences is None:
+            raise DataError(f"dataset {self.name}: holds no whole user sequences")
+        return self._sequences()
 
 
 def catalog_digest(catalog: Catalog) -> str:
@@ -70,6 +78,7 @@ def demo_dataset(cfg: DataConfig) -> Dataset:
         n_users=len(by_user),
         n_interactions=len(rows),
         _prefixes=prefixes,
+        _sequences=lambda: {u: list(seq) for u, seq in ordered.items()},
     )
 
 
@@ -168,7 +177,18 @@ def database_dataset(path: Path) -> Dataset:
         n_users=int(n_users[0]),
         n_interactions=int(n_inter),
         _prefixes=prefixes,
+        _sequences=lambda: _whole(path),
     )
+
+
+def _whole(path: Path) -> dict[str, list[str]]:
+    """Every user's items in time order: the prefix query with no cut."""
+    with _readable(path), closing(read_only(path)) as c:
+        rows = c.execute(_PREFIX_SQL, (2**62,)).fetchall()
+    out: dict[str, list[str]] = defaultdict(list)
+    for user_id, item_id in rows:
+        out[user_id].append(item_id)
+    return dict(out)
 
 
 # rowid breaks timestamp ties in file order, so the order is the same on every machine.

@@ -1,9 +1,11 @@
 """The paper's sample construction (§4.4) and popularity study draw (§5.3.2).
 
 Per user: interactions in time order, history = the first `history_len`, target
-= the next; history filtered to items sharing a genre with the target; users
-with fewer than `min_history` items left are not eligible. Then a seeded draw:
-`n_samples` from all eligible users, or `per_bucket` from each popularity bucket.
+= the next (`data.target = "after_history"`, MACRS §4.4), or target = the user's last
+item and history = the `history_len` before it (`"last"`, InteRecAgent §4.1); history
+filtered to items sharing a genre with the target; users with fewer than `min_history`
+items left are not eligible. Then a seeded draw: `n_samples` from all eligible users, or
+`per_bucket` from each popularity bucket.
 """
 
 from __future__ import annotations
@@ -20,14 +22,27 @@ from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
 
 
+def window_and_target(items: Sequence[str], cfg: DataConfig) -> tuple[tuple[str, ...], str] | None:
+    """The pre-target window and the target of a user's items (the first `history_len + 1`
+    for "after_history", all of them for "last"); None when there are too few."""
+    if cfg.target == "last":
+        if len(items) < 2:
+            return None
+        return tuple(items[-1 - cfg.history_len : -1]), items[-1]
+    if len(items) <= cfg.history_len:
+        return None
+    return tuple(items[: cfg.history_len]), items[cfg.history_len]
+
+
 def candidate_sample(
     user_id: str, items: Sequence[str], catalog: Catalog, cfg: DataConfig
 ) -> Sample | None:
-    """History = first `history_len` items, target = the next; None if not eligible (too
-    few items left after the filter, or a target the window already holds)."""
-    if len(items) <= cfg.history_len:
+    """The user's sample (`window_and_target`); None if not eligible (too few items left
+    after the filter, or a target the window already holds)."""
+    found = window_and_target(items, cfg)
+    if found is None:
         return None
-    window, target = tuple(items[: cfg.history_len]), items[cfg.history_len]
+    window, target = found
     if target in window:  # a re-rating (`data prepare` keeps them): not a held-out item
         return None
     history = list(window)
@@ -93,11 +108,17 @@ def draw_per_bucket(eligible: list[Sample], cfg: DataConfig) -> list[Sample]:
 def build_samples(dataset: Dataset, cfg: DataConfig) -> list[Sample]:
     """The scenario's sample set (targets labelled with their popularity bucket)."""
     buckets = assign_buckets(dataset.popularity, cfg.popularity_buckets)
-    prefixes = dataset.prefixes(cfg.history_len + 1)
-    eligible = eligible_samples(prefixes, dataset.catalog, cfg, buckets)
+    eligible = eligible_samples(user_items(dataset, cfg), dataset.catalog, cfg, buckets)
     if cfg.sampling == "popularity":
         return draw_per_bucket(eligible, cfg)
     return draw_random(eligible, cfg)
+
+
+def user_items(dataset: Dataset, cfg: DataConfig) -> dict[str, list[str]]:
+    """What sample construction reads of each user: a prefix, or the whole sequence."""
+    if cfg.target == "last":
+        return dataset.sequences()
+    return dataset.prefixes(cfg.history_len + 1)
 
 
 def with_pre_target(samples: Sequence[Sample], dataset: Dataset, cfg: DataConfig) -> list[Sample]:
@@ -107,17 +128,22 @@ def with_pre_target(samples: Sequence[Sample], dataset: Dataset, cfg: DataConfig
     target the window already holds (a re-rating): such a set must be built again."""
     if all(s.pre_target is not None for s in samples):
         return list(samples)
-    prefixes = dataset.prefixes(cfg.history_len + 1)
+    users = user_items(dataset, cfg)
     out = []
     for s in samples:
         if s.pre_target is None:
-            items = prefixes.get(s.user_id, ())
-            window = tuple(items[: cfg.history_len])
-            shows = len(items) > cfg.history_len and items[cfg.history_len] == s.target_id
+            found = window_and_target(users.get(s.user_id, ()), cfg)
+            window = found[0] if found else ()
+            shows = found is not None and found[1] == s.target_id
             if not shows or s.target_id in window:
+                where = (
+                    "last item is not"
+                    if cfg.target == "last"
+                    else (f"first {cfg.history_len} items are not followed by")
+                )
                 raise DataError(
-                    f"sample {s.sample_id}: user {s.user_id!r}'s first {cfg.history_len} "
-                    f"items are not followed by target {s.target_id!r}"
+                    f"sample {s.sample_id}: user {s.user_id!r}'s {where} "
+                    f"target {s.target_id!r}"
                     + (" (the window already holds it)" if shows else "")
                     + "; build the sample set again with `macrs-sim samples build`"
                 )

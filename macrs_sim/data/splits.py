@@ -190,8 +190,12 @@ def with_visible_popularity(
     def prefixes(length: int) -> dict[str, list[str]]:
         return {u: seq for u, seq in whole(length).items() if shown.get(u, length) >= length}
 
+    # No whole sequences: they would show the held-out targets.
     return dataclasses.replace(
-        dataset, popularity={i: max(0, n) for i, n in counts.items()}, _prefixes=prefixes
+        dataset,
+        popularity={i: max(0, n) for i, n in counts.items()},
+        _prefixes=prefixes,
+        _sequences=None,
     )
 
 

@@ -8,7 +8,8 @@ counts, an error as a failure (as the campaign's own metrics do).
 What the printed table is called and the notes under it describe the run as it was:
 "session-wise" only when no system started with the user's past (InteRecAgent's
 `long_term_memory` off), which simulated user it had, and how many items a turn it showed.
-A scenario run for this protocol shows the paper's items a turn (`paper_protocol`).
+A scenario run for this protocol shows the paper's items a turn (`paper_protocol`) and
+holds out each user's last item (`paper_sampling`).
 """
 
 from __future__ import annotations
@@ -172,3 +173,18 @@ def run_session_metrics(run: RunData, ks: Sequence[int]) -> pd.DataFrame:
         raise DataError(f"{run.path}: the run has no finished dialogue")
     max_turns = min(r.max_turns for r in run.results)
     return session_metrics(run.dialogues, check_ks(ks, max_turns))
+
+
+def paper_sampling(scenario: Scenario) -> tuple[Scenario, str]:
+    """The scenario with the paper's target, each user's last item (§4.1: "leaving out the
+    last item in their history as the target"), unless it sets its own; the line saying so."""
+    data = scenario.data
+    if "target" in data.model_fields_set:
+        return (
+            scenario,
+            f'data.target = "{data.target}" (the scenario\'s; InteRecAgent\'s paper: "last")',
+        )
+    updated = data.model_copy(update={"target": "last"})
+    return scenario.model_copy(
+        update={"data": updated}
+    ), 'data.target = "last" (InteRecAgent\'s paper)'

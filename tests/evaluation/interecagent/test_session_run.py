@@ -17,7 +17,7 @@ pytest.importorskip("torch", reason="needs the recsys extra: pip install 'macrs-
 from macrs_sim.analysis.runs.load import load_run  # noqa: E402
 from macrs_sim.cli import main  # noqa: E402
 from macrs_sim.config import parse_scenario  # noqa: E402
-from macrs_sim.evaluation.interecagent.session import paper_protocol  # noqa: E402
+from macrs_sim.evaluation.interecagent.session import paper_protocol, paper_sampling  # noqa: E402
 
 SCENARIO = """name = "sess_run"
 [model]
@@ -47,12 +47,14 @@ def test_the_session_run_shows_the_papers_items_a_turn(
     assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "max_items_per_turn = 5 (InteRecAgent's paper)"
+    assert out[1] == 'data.target = "last" (InteRecAgent\'s paper)'
     (run_dir,) = (tmp_path / "runs").glob("sess_run-*")
-    assert out[1] == f"run directory: {run_dir}"
-    assert out[2] == "sess_run: session-wise Hit@k and AT@k (a failure counts k + 1)"
+    assert out[2] == f"run directory: {run_dir}"
+    assert out[3] == "sess_run: session-wise Hit@k and AT@k (a failure counts k + 1)"
     assert out[-1] == "max_items_per_turn = 5 (the run's; InteRecAgent's paper)"
     run = load_run(run_dir)
     assert run.scenario["protocol"]["max_items_per_turn"] == 5
+    assert run.scenario["data"]["target"] == "last"
     assert [len(ids) for ids in run.turns["item_ids"]] == [3, 3, 3, 3]  # 2 dialogues x 2 turns
 
 
@@ -69,6 +71,17 @@ def test_a_scenarios_own_limit_is_kept_and_said() -> None:
     # Everything else of the protocol is the scenario's.
     changed, _ = paper_protocol(parse_scenario(base | {"protocol": {"max_turns": 3}}))
     assert (changed.protocol.max_turns, changed.protocol.max_items_per_turn) == (3, 5)
+
+
+def test_the_papers_target_is_the_users_last_item_unless_the_scenario_says() -> None:
+    base: dict[str, object] = {"name": "x", "systems": [{"name": "IRA", "kind": "interecagent"}]}
+    scenario, line = paper_sampling(parse_scenario(base))
+    assert (scenario.data.target, line) == ("last", 'data.target = "last" (InteRecAgent\'s paper)')
+    own = parse_scenario(base | {"data": {"target": "after_history"}})
+    assert paper_sampling(own) == (
+        own,
+        'data.target = "after_history" (the scenario\'s; InteRecAgent\'s paper: "last")',
+    )
 
 
 def test_a_k_past_the_scenarios_turns_is_refused_before_running(
