@@ -6,7 +6,6 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import NoReturn
 
 from rich.console import Console
@@ -27,7 +26,7 @@ INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command contin
 def _run(args: argparse.Namespace) -> int:
     from macrs_sim.analysis.report.summary import behaviour_lines, print_table, store_access
     from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
-    from macrs_sim.config import load_scenario
+    from macrs_sim.config import load_scenario, output_dir_option
     from macrs_sim.store import RunStore
 
     scenario = load_scenario(args.scenario)
@@ -131,18 +130,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_view_command(sub)
     add_chat_command(sub)
     return parser
-
-
-def output_dir_option(value: str | None) -> Path | None:
-    """`--output-dir` as a folder; given but blank, it would mean the current folder."""
-    if value is None:
-        return None
-    if not value.strip():
-        raise ConfigError(
-            f"--output-dir {value!r}: empty; give a folder, or leave the option out for the "
-            "scenario's campaign.output_dir"
-        )
-    return Path(value)
 
 
 def describe_os_error(err: OSError) -> str:

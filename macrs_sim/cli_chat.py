@@ -32,8 +32,7 @@ def _chat(args: argparse.Namespace) -> int:
     from autogen_agentchat.agents import UserProxyAgent
     from rich.console import Console
 
-    from macrs_sim.cli import output_dir_option
-    from macrs_sim.config import load_scenario
+    from macrs_sim.config import load_scenario, output_dir_option
     from macrs_sim.interactive.chat import ChatOptions, default_chat_scenario, run_chat
     from macrs_sim.interactive.person import proxy_reader, terminal_input
     from macrs_sim.interactive.render import ChatView

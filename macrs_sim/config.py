@@ -276,6 +276,18 @@ class CacheConfig(Strict):
     path: str | None = None
 
 
+def output_dir_option(value: str | None) -> Path | None:
+    """`--output-dir` as a folder; given but blank, it would mean the current folder."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise ConfigError(
+            f"--output-dir {value!r}: empty; give a folder, or leave the option out for the "
+            "scenario's campaign.output_dir"
+        )
+    return Path(value)
+
+
 class CampaignConfig(Strict):
     concurrency: int = Field(default=4, ge=1, le=MAX_CONCURRENCY)
     output_dir: str = "runs"
@@ -288,6 +300,14 @@ class CampaignConfig(Strict):
     # Stop starting new dialogues once this many tokens / dollars were spent.
     budget_tokens: int | None = Field(default=None, ge=1, le=10**15)
     budget_usd: float | None = Field(default=None, gt=0, le=1e9)
+
+    @field_validator("output_dir")
+    @classmethod
+    def _output_dir_is_a_folder(cls, value: str) -> str:
+        # Blank would put every run in the current folder, beside whatever is there.
+        if not value.strip():
+            raise ValueError('empty; give a folder (default "runs")')
+        return value
 
 
 class Scenario(Strict):

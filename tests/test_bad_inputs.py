@@ -873,6 +873,11 @@ ISSUE27_G6_CASES = [
         "--output-dir '': empty; give a folder, or leave the option out",
         {"s.toml": GOOD},
     ),
+    run_case(
+        "scenario-output-dir-empty",
+        edit("[data]\n", '[campaign]\noutput_dir = " "\n[data]\n'),
+        'campaign.output_dir: empty; give a folder (default "runs")',
+    ),
     Case(
         "chat-output-dir-blank",
         ("chat", "s.toml", "--output-dir", " "),
