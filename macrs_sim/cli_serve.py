@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from macrs_sim.errors import MacrsSimError
+from macrs_sim.textsafe import terminal_line
 
 
 class _PassThroughParser(argparse.ArgumentParser):
@@ -80,7 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except MacrsSimError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {terminal_line(str(err))}", file=sys.stderr)
         return 2
 
 

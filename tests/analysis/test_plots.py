@@ -250,3 +250,15 @@ def test_a_figure_path_without_png_is_refused(tmp_path: Path, name: str) -> None
     with pytest.raises(ValueError, match=r"must end in \.png"):
         plot_cumulative_successes(cum_frame(SYSTEMS), tmp_path / name)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_names_with_dollar_signs_are_drawn_as_typed(tmp_path: Path) -> None:
+    """matplotlib reads `$...$` as math: an act a server named `$\\frac{$` used to fail the
+    report at its figure step; names from runs are plain text."""
+    frame = ratios_frame(["$x$ CRS", "MACRS"])
+    frame["act"] = frame["act"].replace({"chat": "$\\frac{$"})
+    path = plot_act_ratios(frame, tmp_path / "acts.png")
+    assert _png_size(path)[0] > 0
+    fig = act_ratios_figure(frame)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["ask", "$\\frac{$", "recommend"]
+    assert fig.axes[0].get_title() == "$x$ CRS"

@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from macrs_sim.analysis.atomic import save_png_atomic
+from macrs_sim.analysis.figures.plain import plain_text
 
 # One colour per dialogue act, the same in every figure of the project.
 ACT_COLORS: dict[str, str] = {
@@ -78,6 +79,7 @@ def _stack_turns(ax: Axes, frame: pd.DataFrame, acts: Sequence[str]) -> None:
         _note(ax, "No turns recorded")
 
 
+@plain_text
 def act_ratios_figure(ratios: pd.DataFrame) -> Figure:
     """Figure 4: one panel per system, a stacked bar of act shares per turn."""
     systems, acts = _unique(ratios["system"]), _unique(ratios["act"])
@@ -110,6 +112,7 @@ def _system_label(system: str, mine: pd.DataFrame) -> str:
     return _wrap(f"{system} (n={int(mine['dialogues'].iloc[0])})")
 
 
+@plain_text
 def cumulative_successes_figure(cum: pd.DataFrame) -> Figure:
     """Figure 5: one line per system, successes so far at each turn (integer counts).
 
@@ -182,6 +185,7 @@ def _grouped_bars(ax: Axes, perf: pd.DataFrame, column: str, title: str, empty: 
     ax.set_ylabel(title)
 
 
+@plain_text
 def bucket_performance_figure(perf: pd.DataFrame) -> Figure:
     """Figure 6: success rate and Hit@10 per popularity bucket, one bar per system."""
     fig = Figure(figsize=(12.0, 4.6), layout="constrained")

@@ -24,6 +24,7 @@ from matplotlib.patches import Circle, FancyArrowPatch
 from matplotlib.path import Path as MplPath
 
 from macrs_sim.analysis.atomic import save_png_atomic
+from macrs_sim.analysis.figures.plain import plain_text
 from macrs_sim.analysis.metrics.transitions import (
     END,
     PAPER_ACTS,
@@ -215,6 +216,7 @@ def _draw_panel(ax: Axes, system: str, graph: nx.DiGraph, nodes: Sequence[str]) 
     ax.axis("off")
 
 
+@plain_text
 def transition_figure(graphs: Mapping[str, nx.DiGraph]) -> Figure:
     """The figure of `plot_transition_graphs`, for inspection."""
     nodes = act_order({*PAPER_ACTS, *RESERVED, *(n for g in graphs.values() for n in g.nodes)})

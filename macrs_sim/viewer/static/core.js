@@ -34,8 +34,18 @@ MV.append = function (node, child) {
   } else if (typeof child === "object" && child.nodeType) {
     node.appendChild(child);
   } else {
-    node.appendChild(document.createTextNode(String(child)));
+    node.appendChild(document.createTextNode(MV.shown(String(child))));
   }
+};
+
+// Bidi controls from a model or a server would reverse the text after them: shown as
+// marks instead, as the report does (textsafe.markdown_paragraph).
+MV.BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+MV.shown = function (text) {
+  return text.replace(MV.BIDI, function (c) {
+    var hex = c.charCodeAt(0).toString(16).toUpperCase();
+    return "\u27e8U+" + ("000" + hex).slice(-4) + "\u27e9";
+  });
 };
 
 MV.clear = function (node) {
