@@ -36,6 +36,7 @@ OUT = HERE / "example_report"
 # Chance of naming the target when recommending, by popularity bucket.
 BUCKET_HIT = {"top 10%": 0.5, "10-20%": 0.4, "20-30%": 0.3, "30-50%": 0.25, "bottom 50%": 0.15}
 # Planner act weights (ask, chat, recommend) per turn: ask first, then mostly recommend.
+STEPS = {"step1": "Reviewed.", "step2": "Weighed.", "step3": "Chose."}
 PLANNER = {1: (0.7, 0.1, 0.2), 2: (0.2, 0.1, 0.7), 3: (0.35, 0.15, 0.5)}
 
 
@@ -69,9 +70,9 @@ def make_rules(
     def single_llm(req: ScriptedRequest) -> BaseModel:
         act = _rng(req, "act").choices(ACTS, (0.15, 0.05, 0.8))[0]
         if act != "recommend":
-            return SingleLLMOutput(act=act, item_title="", response="What do you enjoy?")
+            return SingleLLMOutput(**STEPS, act=act, item_title="", response="What do you enjoy?")
         t = title(req, -0.05)
-        return SingleLLMOutput(act="recommend", item_title=t, response=f"How about {t}?")
+        return SingleLLMOutput(**STEPS, act="recommend", item_title=t, response=f"How about {t}?")
 
     def final_list(req: ScriptedRequest) -> BaseModel:
         schema = req.schema or FinalListOutput
@@ -81,8 +82,13 @@ def make_rules(
             picks[_rng(req, "rank").randrange(k)] = targets[sample(req)]
         return schema(titles=picks)
 
-    rules |= {"planner": planner, "recommend": recommend, "single_llm": single_llm}
-    rules["final_list"] = final_list
+    # Role names as the systems call them (agents/*: "<kind>.<role>").
+    rules |= {"macrs.planner": planner, "macrs.recommend": recommend}
+    rules |= {"single_llm.respond": single_llm, "final_list": final_list}
+    unknown = {"macrs.planner", "macrs.recommend", "single_llm.respond"} - set(
+        default_scripted_rules(titles)
+    )
+    assert not unknown, f"no such scripted roles: {sorted(unknown)}"  # a renamed role
     return rules
 
 
