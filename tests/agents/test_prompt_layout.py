@@ -13,7 +13,7 @@ from macrs_sim.agents.macrs.prompts import responder_messages
 from macrs_sim.agents.prompt_layout import IN_MESSAGES, dialogue_messages
 from macrs_sim.config import EmbeddedModel, OpenAIModel, Scenario
 from macrs_sim.prompts import PromptLibrary
-from macrs_sim.protocol import Utterance
+from macrs_sim.protocol import DialogueState, Exchange, SystemTurn, UserTurn, Utterance
 
 HISTORY = [
     Utterance(speaker="user", text="Hi! I want an uplifting drama."),
@@ -126,3 +126,41 @@ async def test_a_campaign_records_each_roles_layout_and_sends_it(tmp_path: Path)
     assert ("system", "user") in shapes  # an opening: nothing to lay out yet
     assert ("system", "user", "assistant", "user") in shapes  # single-LLM, turn 2
     assert ("system", "assistant", "user") in shapes  # the simulated user, replying
+
+
+def test_interecagent_reply_and_chit_chat_follow_the_layout() -> None:
+    """The user-facing InteRecAgent roles; its planner and critic read the dialogue as one of
+    several fields (the paper's prompt), so they keep the paper's layout."""
+    from macrs_sim.agents.interecagent import prompts as pb
+
+    view = pb.window_request(
+        DialogueState(
+            dialogue_id="d",
+            opening=UserTurn(text=HISTORY[0].text),
+            exchanges=(
+                Exchange(
+                    turn=1,
+                    system=SystemTurn(act="ask", text=HISTORY[1].text),
+                    user=UserTurn(text=HISTORY[2].text),
+                ),
+            ),
+        ),
+        None,
+    )
+    assert (view.history, view.request) == (
+        "User: Hi! I want an uplifting drama.\nAssistant: Do you like older films?",
+        "Yes, from the nineties.",
+    )
+    assert view.turns == tuple(HISTORY)
+    paper = pb.InteRecPrompts.load(PromptLibrary())
+    chat = pb.InteRecPrompts.load(PromptLibrary().with_layout("chat"))
+    for prompts, shape in ((paper, ["system", "user"]),
+                           (chat, ["system", "user", "assistant", "user"])):  # fmt: skip
+        reply = pb.reply_messages(prompts, view.history, view.request, "P", "R", view.turns)
+        talk = pb.chat_messages(prompts, view.history, view.request, clarify=False,
+                                turns=view.turns)  # fmt: skip
+        for messages in (reply, talk):
+            assert [m.type.removesuffix("Message").lower() for m in messages] == shape
+    chat_reply = pb.reply_messages(chat, view.history, view.request, "P", "R", view.turns)
+    assert f"Conversation so far:\n{IN_MESSAGES}" in str(chat_reply[0].content)
+    assert chat_reply[-1] == UserMessage(content="Yes, from the nineties.", source="user")

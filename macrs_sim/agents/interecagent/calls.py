@@ -38,8 +38,11 @@ class ModelCalls:
         self.options = options
         self._ctx = ctx
 
-    async def reply(self, att: Attempt, history: str, request: str, result: str) -> str:
-        msgs = pb.reply_messages(self._prompts, history, request, pb.render_plan(att.plan), result)
+    async def reply(self, att: Attempt, view: pb.Windowed, result: str) -> str:
+        msgs = pb.reply_messages(
+            self._prompts, view.history, view.request, pb.render_plan(att.plan), result,
+            view.turns,
+        )  # fmt: skip
         att.llm_calls += 1
         try:
             with calling(self._ctx(ROLE_REPLY)):
@@ -49,9 +52,11 @@ class ModelCalls:
                 "What kind of movie would you like?" if not att.shown else "You might like these."
             )
 
-    async def chat(self, att: Attempt, history: str, request: str, *, clarify: bool) -> str:
+    async def chat(self, att: Attempt, view: pb.Windowed, *, clarify: bool) -> str:
         """No tool ran: chit-chat from the model's knowledge, or a clarifying question."""
-        msgs = pb.chat_messages(self._prompts, history, request, clarify=clarify)
+        msgs = pb.chat_messages(
+            self._prompts, view.history, view.request, clarify=clarify, turns=view.turns
+        )
         att.llm_calls += 1
         try:
             with calling(self._ctx(ROLE_REPLY)):

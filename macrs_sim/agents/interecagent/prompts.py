@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from autogen_core.models import LLMMessage, SystemMessage, UserMessage
@@ -11,6 +11,7 @@ from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 from macrs_sim.agents.interecagent.bus import TrackRecord
 from macrs_sim.agents.interecagent.demos import Demonstration
 from macrs_sim.agents.interecagent.schemas import PlanStep
+from macrs_sim.agents.prompt_layout import dialogue_messages
 from macrs_sim.agents.rendering import NONE, render_history
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
 from macrs_sim.protocol import DialogueState, Utterance
@@ -73,6 +74,8 @@ class Windowed:
     request: str
     # The utterances before the window (oldest first): what the profile summary covers.
     dropped: tuple[Utterance, ...]
+    # The window's utterances and the latest message, as turns (the chat layout's messages).
+    turns: tuple[Utterance, ...] = ()
 
 
 def window_request(state: DialogueState, k: int | None) -> Windowed:
@@ -80,7 +83,10 @@ def window_request(state: DialogueState, k: int | None) -> Windowed:
     utterances = state.utterances()
     before = utterances[:-1]
     cut = 0 if k is None else max(0, len(before) - 2 * k)
-    return Windowed(render_history(before[cut:]), utterances[-1].text, tuple(before[:cut]))
+    return Windowed(
+        render_history(before[cut:]), utterances[-1].text, tuple(before[:cut]),
+        tuple(utterances[cut:]),
+    )  # fmt: skip
 
 
 def render_plan(steps: Sequence[PlanStep]) -> str:
@@ -145,14 +151,34 @@ def react_messages(
 
 
 def reply_messages(
-    p: InteRecPrompts, history: str, request: str, plan: str, result: str
+    p: InteRecPrompts,
+    history: str,
+    request: str,
+    plan: str,
+    result: str,
+    turns: Sequence[Utterance] = (),
 ) -> list[LLMMessage]:
-    user = p.reply.render("user", history=history, request=request, plan=plan,
-                          result=result or NONE)  # fmt: skip
-    return [
-        SystemMessage(content=p.reply.render("system")),
-        UserMessage(content=user, source="user"),
-    ]
+    """The reply to the user; with the chat layout and `turns`, the dialogue as messages."""
+
+    def user(transcript: str) -> str:
+        return p.reply.render("user", history=transcript, request=request, plan=plan,
+                              result=result or NONE)  # fmt: skip
+
+    return _laid_out(p.reply, p.reply.render("system"), user, history, turns)
+
+
+def _laid_out(
+    template: PromptTemplate,
+    system: str,
+    user: Callable[[str], str],
+    history: str,
+    turns: Sequence[Utterance],
+) -> list[LLMMessage]:
+    """The paper's messages (`history` as written), or the chat layout's when the template
+    says so and the turns are known (agents/prompt_layout.py)."""
+    if template.layout == "chat" and turns:
+        return dialogue_messages("chat", system, user, turns, me="system")
+    return [SystemMessage(content=system), UserMessage(content=user(history), source="user")]
 
 
 def critic_messages(
@@ -168,13 +194,21 @@ def critic_messages(
 
 
 def chat_messages(
-    p: InteRecPrompts, history: str, request: str, *, clarify: bool
+    p: InteRecPrompts,
+    history: str,
+    request: str,
+    *,
+    clarify: bool,
+    turns: Sequence[Utterance] = (),
 ) -> list[LLMMessage]:
     """A reply with no tool: chit-chat from the model's knowledge, or (the plan failed) a
     clarifying question. Neither sees any plan or tool text."""
     system = p.chat.render("clarify" if clarify else "system")
-    user = p.chat.render("user", history=history, request=request)
-    return [SystemMessage(content=system), UserMessage(content=user, source="user")]
+
+    def user(transcript: str) -> str:
+        return p.chat.render("user", history=transcript, request=request)
+
+    return _laid_out(p.chat, system, user, history, turns)
 
 
 def profile_messages(p: InteRecPrompts, dropped: Sequence[Utterance]) -> list[LLMMessage]:

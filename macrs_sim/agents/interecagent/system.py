@@ -74,23 +74,25 @@ class InteRecAgent:
         fresh = view.dropped[self._summarised :]
         self._summarised = len(view.dropped)
         self._summary = await self._calls.summarise(self.memory, fresh) if fresh else {}
-        attempts = await self._reflect(view.history, view.request)
+        attempts = await self._reflect(view)
         final = attempts[-1]
         self.memory.shown += [i for i in final.shown if i not in self.memory.shown]
         return self._turn_of(final, attempts)
 
-    async def _reflect(self, history: str, request: str) -> list[Attempt]:
+    async def _reflect(self, view: pb.Windowed) -> list[Attempt]:
         """Attempts until the critic accepts one, it cannot judge, or the limit is reached
         (the last attempt is kept, RecAI's "adopt current response")."""
         attempts: list[Attempt] = []
         critique: pb.Critique | None = None
         while True:
             saved = self.memory.snapshot()
-            att = await self._attempt(history, request, critique)
+            att = await self._attempt(view, critique)
             attempts.append(att)
             if not self.options.reflection:
                 return attempts
-            att.verdict, att.critic_error = await self._calls.critic(history, request, att)
+            att.verdict, att.critic_error = await self._calls.critic(
+                view.history, view.request, att
+            )
             if att.verdict is None or att.verdict.correct:
                 return attempts
             if len(attempts) > self.options.reflection_limit:
@@ -148,7 +150,8 @@ class InteRecAgent:
             self._prompts.tools, genres, self.memory.render(), history, request
         )
 
-    async def _attempt(self, history: str, request: str, critique: pb.Critique | None) -> Attempt:
+    async def _attempt(self, view: pb.Windowed, critique: pb.Critique | None) -> Attempt:
+        history, request = view.history, view.request
         demos = self._pick_demos(request)
         att = Attempt(
             mode="plan_first" if self.options.plan_first else "react",
@@ -165,11 +168,11 @@ class InteRecAgent:
         att.shown = tuple(tracker.shown)
         att.plan_failure = failure(att)
         if att.plan_failure is not None:
-            att.reply = await self._calls.chat(att, history, request, clarify=True)
+            att.reply = await self._calls.chat(att, view, clarify=True)
         elif not att.reply and not att.plan:
-            att.reply = await self._calls.chat(att, history, request, clarify=False)
+            att.reply = await self._calls.chat(att, view, clarify=False)
         elif not att.reply:
-            att.reply = await self._calls.reply(att, history, request, tracker.last_output)
+            att.reply = await self._calls.reply(att, view, tracker.last_output)
         return att
 
     async def _plan_first(
