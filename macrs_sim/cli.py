@@ -55,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
         warned = behaviour_lines(store)
     print_table(result.metrics, console, access)
     for line in warned:
-        print(line)  # print: a warning quotes no markup
+        print(terminal_line(line))  # print: no markup; terminal_line: names from the store
     done = f"{result.stored} of {result.expected} dialogues stored"
     if result.status == "stopped_budget":
         print(

@@ -34,6 +34,7 @@ def _report(args: argparse.Namespace) -> int:
     )
     from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.store import RunStore
+    from macrs_sim.textsafe import terminal_line
 
     run = load_run(Path(args.run))  # a clear error for a missing or foreign directory
     if not run.complete:
@@ -45,7 +46,7 @@ def _report(args: argparse.Namespace) -> int:
     with RunStore.open(run.path / "store.sqlite") as store:
         print_table(run_metrics(store), Console(), store_access(store))
         for line in behaviour_lines(store):
-            print(line)  # one line, never wrapped
+            print(terminal_line(line))  # one line, never wrapped; names from the store
     _print_summary(path)
     return 0
 

@@ -83,7 +83,8 @@ def decode_rows(
         last = str(key(row))
         try:
             built = build(row)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:
+            # RecursionError: JSON nested past the parser's depth (a hostile cell)
             raise damaged(path, table, last, exc) from None
         yield built
 

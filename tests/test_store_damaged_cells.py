@@ -56,6 +56,12 @@ CASES = [
         "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
     ),
     (
+        "UPDATE turns SET explain_json = printf('%.*c', 100000, '[') "
+        "WHERE dialogue_id = 'MACRS:s-1' AND turn = 2",
+        "turns", "MACRS:s-1 turn 2",
+        "maximum recursion depth exceeded while decoding a JSON array from a unicode string",
+    ),
+    (
         "UPDATE meta SET value = 'weird' WHERE key = 'status'",
         "meta", "status", f"unknown run status 'weird' ({ALL_STATUSES})",
     ),

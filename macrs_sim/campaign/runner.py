@@ -32,6 +32,7 @@ from macrs_sim.errors import ConfigError
 from macrs_sim.llm.factory import preflight_scenario
 from macrs_sim.llm.pricing import Spend
 from macrs_sim.llm.scripted import Rule
+from macrs_sim.protocol import Sample
 from macrs_sim.store import RunStore
 
 __all__ = ["CampaignInterrupted", "CampaignResult", "run_campaign", "run_campaign_async"]
@@ -98,12 +99,7 @@ async def run_campaign_async(
     scenario = with_cache_path(scenario, output_dir)
     setup = CampaignSetup.from_scenario(scenario, scripted_rules=scripted_rules)
     try:
-        # Bad data, models or executor fail here, before any file is made.
-        shared = load_sample_set(setup)
-        drawn = shared if shared is not None else build_samples(setup.dataset, scenario.data)
-        check_systems(setup)  # cheap checks first, then the model servers, then training
-        scenario = await _preflight(setup, notify)
-        prepare_systems(setup)
+        shared, drawn, scenario = await _before_any_file(setup, notify)
         executor = make_executor(setup)
         base = output_dir if output_dir is not None else Path(scenario.campaign.output_dir)
         run_dir, lock, resumed = claim_run_dir(
@@ -135,6 +131,19 @@ async def run_campaign_async(
         run_dir, run_metrics_of(run_dir), time.perf_counter() - started,
         o.status, resumed, o.already_done, o.stored, o.expected, o.spend, o.unfinished,
     )  # fmt: skip
+
+
+async def _before_any_file(
+    setup: CampaignSetup, notify: Callable[[str], None] | None
+) -> tuple[list[Sample] | None, list[Sample], Scenario]:
+    """Bad data, options, models or training fail here, before any file is made: the
+    shared sample set (None when drawn), the samples, and the scenario as preflight left it."""
+    shared = load_sample_set(setup)
+    drawn = shared if shared is not None else build_samples(setup.dataset, setup.scenario.data)
+    check_systems(setup)  # cheap checks first, then the model servers, then training
+    scenario = await _preflight(setup, notify)
+    prepare_systems(setup)
+    return shared, drawn, scenario
 
 
 async def _preflight(setup: CampaignSetup, notify: Callable[[str], None] | None) -> Scenario:

@@ -242,4 +242,5 @@ def deferred_campaign_dataset(
         dataset,
         popularity=_Deferred(lambda: view().popularity),
         _prefixes=lambda length: view().prefixes(length),
+        _sequences=None,  # whole sequences would show the held-out targets
     )

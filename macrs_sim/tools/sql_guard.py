@@ -18,19 +18,30 @@ from typing import Any
 _SPEC = re.compile(r"%[-+ #!0,]*(\*|\d*)(?:\.(\*|\d*))?(?:ll|l)?(.?)", re.DOTALL)
 
 
+_LEADING_INT = re.compile(r"\s*[+-]?\d+")
+_INT64 = 2**63 - 1
+
+
 def _as_int(value: Any) -> int:
-    """The integer SQLite reads from a `*` argument (0 where it reads none)."""
+    """At least the size SQLite reads from a `*` argument: text and blobs by their leading
+    integer ("2147483647x" is 2147483647, as sqlite3Atoi64 reads it) or, if larger, as a
+    number ("2e9"); floats truncated; anything else 0. Saturates at 64 bits."""
     if isinstance(value, bool | int):
-        return int(value)
+        return max(-_INT64, min(_INT64, int(value)))
     if isinstance(value, float):
-        return int(value) if math.isfinite(value) else 0
-    if isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            return 0
-        return int(number) if math.isfinite(number) else 0
-    return 0
+        return int(max(-_INT64, min(_INT64, value))) if math.isfinite(value) else 0
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str):
+        return 0
+    found = _LEADING_INT.match(value)
+    prefix = int(found.group()) if found else 0
+    try:
+        number = float(value.strip())
+    except ValueError:
+        number = 0.0
+    as_number = int(max(-_INT64, min(_INT64, number))) if math.isfinite(number) else 0
+    return max(prefix, as_number, key=abs)
 
 
 def widest(fmt: str, args: tuple[Any, ...]) -> int:

@@ -9,7 +9,11 @@ from macrs_sim.config import DataConfig
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, demo_dataset
 from macrs_sim.data.samples import build_samples, candidate_sample, with_pre_target
-from macrs_sim.data.splits import campaign_dataset, interactions_of
+from macrs_sim.data.splits import (
+    campaign_dataset,
+    deferred_campaign_dataset,
+    interactions_of,
+)
 from macrs_sim.errors import DataError
 
 LAST = DataConfig(target="last", history_len=3, min_history=1, filter_by_category=False)
@@ -53,7 +57,9 @@ def test_on_the_demo_every_target_is_its_users_last_item_and_hidden_from_systems
         assert s.target_id == whole[s.user_id][-1]
         assert s.pre_target == tuple(whole[s.user_id][-21:-1])
     view = campaign_dataset(dataset, interactions_of(dataset, cfg), samples)
-    with pytest.raises(DataError):
-        view.sequences()  # the systems' view never holds the held-out targets
+    deferred = deferred_campaign_dataset(dataset, cfg, lambda: samples)
+    for systems_view in (view, deferred):  # what systems get never holds the targets
+        with pytest.raises(DataError):
+            systems_view.sequences()
     assert with_pre_target([s.model_copy(update={"pre_target": None}) for s in samples],
                            dataset, cfg) == samples  # fmt: skip

@@ -33,6 +33,9 @@ async def _timed(db: Path, sql: str, limit: float = 0.5) -> tuple[str, float]:
         "SELECT format('%.*c', '2147483647', 'x')",  # format is printf; `*` read from text
         "SELECT printf('%.2147483647c', 'x')",
         "SELECT printf('%*.*c', 1, -2147483647, 'x')",  # a negative precision counts as its size
+        # SQLite reads a text's or a blob's leading integer: both are 2147483647 wide.
+        "SELECT printf('%.*c', '2147483647x', 'x')",
+        "SELECT printf('%.*c', CAST('2147483647' AS BLOB), 'x')",
         "SELECT title, printf('%s %.*c', title, 2000000000, 'y') FROM items",
     ],
 )
@@ -108,7 +111,11 @@ async def test_query_text_and_like_patterns_are_bounded(film_db: Path) -> None:
         ("%d %.*c", (1, 40, "x"), 40),  # the `*` is the second argument, not the first
         ("%%.99999999c", (), 0),  # `%%` is a percent sign; what follows is text
         ("%!10.3000f", (1.0,), 3000),
-        ("%.*c", ("2e9", "x"), 2_000_000_000),
+        ("%.*c", ("2e9", "x"), 2_000_000_000),  # SQLite reads 2: the larger reading counts
+        ("%.*c", ("2147483647x", "x"), 2147483647),
+        ("%.*c", (b"2147483647", "x"), 2147483647),
+        ("%.*c", (" -12abc", "x"), 12),
+        ("%.*c", ("abc", "x"), 0),
         ("%.*c", (float("inf"), "x"), 0),
         ("%.*c", (), 0),  # missing argument: SQLite reads 0
         ("%lld %ls", (1, "a"), 0),

@@ -21,6 +21,7 @@ from macrs_sim.analysis.metrics import behaviour_text as bt
 from macrs_sim.data.attributes import ItemAttributes
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import DialogueResult
+from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS
 
 USER_CHECKS = (
     "echo",
@@ -33,8 +34,8 @@ USER_CHECKS = (
     "off_profile",
 )
 SYSTEM_CHECKS = ("echo", "refusal", "repeat", "empty", "truncated")
-# Prompt files of the LLM user simulator (llm_user.SIMULATOR_PROMPTS' values).
-SIMULATOR_PROMPT_NAMES = ("user_simulator", "user_simulator_interecagent")
+# Prompt files of the LLM user simulator's instructions.
+SIMULATOR_PROMPT_NAMES = tuple(SIMULATOR_PROMPTS.values())
 OPENING = 0  # the turn number of the user's opening
 
 
@@ -61,6 +62,7 @@ def _user_flags(
     earlier: list[str],
     profile: tuple[str, ...],
     target: ItemAttributes | None,
+    ended: bool = False,
 ) -> tuple[str, ...]:
     found = []
     if replied_to is not None and bt.similar(text, replied_to):
@@ -69,7 +71,8 @@ def _user_flags(
         found.append("refusal")
     if any(bt.similar(text, e) for e in earlier):
         found.append("repeat")
-    found += ["empty"] if bt.is_empty(text) else ["truncated"] if bt.is_truncated(text) else []
+    if not ended:  # "<END>" alone is a user leaving (its marker is not kept), not a blank
+        found += ["empty"] if bt.is_empty(text) else ["truncated"] if bt.is_truncated(text) else []
     if bt.copies_instructions(text, simulator_ngrams()):
         found.append("instruction_echo")
     if profile and bt.is_profile_dump(text, profile):
@@ -106,7 +109,7 @@ def dialogue_flags(
             TurnFlags(ex.turn, "system", _system_flags(sys_text, user_said[-1], system_said))
         )
         system_said.append(sys_text)
-        checks = _user_flags(user_text, sys_text, user_said, profile, target)
+        checks = _user_flags(user_text, sys_text, user_said, profile, target, ex.user.ended)
         flags.append(TurnFlags(ex.turn, "user", checks))
         user_said.append(user_text)
     return flags

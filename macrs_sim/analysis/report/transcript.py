@@ -36,21 +36,30 @@ def _quote(text: str, suffix: str = "") -> str:
     return "\n".join("> " + line for line in shown.split("\n"))
 
 
+def _mapping(value: object) -> Mapping[str, Any]:
+    """`value` when it is a mapping: explain is each system's own (InteRecAgent's
+    `candidates` is a count, MACRS's a mapping of act to candidate), and a store may be
+    damaged; a shape this view does not know is left out, never a crash."""
+    return value if isinstance(value, Mapping) else {}
+
+
 def _explain_lines(explain: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
-    for act, cand in explain.get("candidates", {}).items():
+    for act, cand in _mapping(explain.get("candidates")).items():
+        cand = _mapping(cand)
         title = f" [{md(str(cand['item_title']))}]" if cand.get("item_title") else ""
-        lines.append(f"  - candidate *{md(act)}*{title}: {md(str(cand.get('text', '')))}")
-    planner = explain.get("planner")
+        lines.append(f"  - candidate *{md(str(act))}*{title}: {md(str(cand.get('text', '')))}")
+    planner = _mapping(explain.get("planner"))
     if planner:
         steps = "; ".join(f"{md(k)}: {md(str(v))}" for k, v in planner.items() if k != "choice")
         lines.append(f"  - planner chose *{md(str(planner.get('choice')))}* ({steps})")
     if explain.get("profile"):
         profile = json.dumps(explain["profile"], ensure_ascii=False)
         lines.append(f"  - user profile: {md(profile)}")
-    for act, text in explain.get("suggestions", {}).items():
-        lines.append(f"  - suggestion for {md(act)}: {md(str(text))}")
-    for text in explain.get("experiences", []):
+    for act, text in _mapping(explain.get("suggestions")).items():
+        lines.append(f"  - suggestion for {md(str(act))}: {md(str(text))}")
+    experiences = explain.get("experiences")
+    for text in experiences if isinstance(experiences, list) else []:
         lines.append(f"  - planner experience: {md(str(text))}")
     return lines
 
@@ -84,7 +93,8 @@ def render_transcript(
         "failure": "FAIL",
         "error": f"ERROR: {md(str(result.error))}",
     }[result.status]
-    lines = [f"### {result.system} · {result.sample_id} · {outcome}", "", f"Target: {target}"]
+    heading = f"### {md(result.system)} · {md(result.sample_id)} · {outcome}"
+    lines = [heading, "", f"Target: {target}"]
     if sample is not None and sample.target_profile:
         lines.append(
             "Target profile (all the simulated user knows): " + md(", ".join(sample.target_profile))
