@@ -7,13 +7,17 @@
   (301/302/303 would turn the POST into a GET, which the protocol has no use for).
 * Infrastructure errors (`HTTPSystemUnavailable`, a ConnectionError, which the campaign's
   `is_outage` takes as an outage, as it takes the LLM clients' connection errors): no
-  connection, a connection attempt that timed out, a connection lost before the whole
-  reply came, HTTP 5xx and 429. The dialogue is left unfinished, the run `incomplete`,
-  and the same command runs it again. Nothing is retried within the run.
-* The dialogue's errors (`HTTPSystemError`): any other status, a redirect not followed,
-  a reply longer than `max_reply_bytes` (read in chunks and dropped once over: never held
-  whole), a body that is not JSON, and `timeout_s` spent (from sending the first request
-  to the last byte of the reply, redirects included): the system was too slow.
+  connection (refused, reset), a connection attempt that timed out, a connection lost
+  before the whole reply came (short of its Content-Length or last chunk), HTTP 5xx and
+  429. The dialogue is left unfinished, the run `incomplete`, and the same command runs
+  it again. Nothing is retried within the run.
+* The dialogue's errors (`HTTPSystemError`): any other status, a redirect not followed
+  (its Location not a URL included), a reply longer than `max_reply_bytes` (read in
+  chunks and dropped once over: never held whole), a body that is not JSON (or nested
+  past what the parser can follow), a body aiohttp cannot decode (a broken gzip or
+  chunked encoding), a TLS or certificate failure, and `timeout_s` spent (from sending
+  the first request to the last byte of the reply, redirects included): the system was
+  too slow. A rerun would meet each of these again, so none is an outage.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import json
 from typing import Any
 
 import aiohttp
+from aiohttp.http_exceptions import ContentLengthError, TransferEncodingError
 from yarl import URL
 
 from macrs_sim.redact import redact_url, split_userinfo
@@ -42,6 +47,19 @@ class HTTPSystemUnavailable(HTTPSystemError, ConnectionError):  # noqa: N818 (as
 
 def _origin(url: URL) -> tuple[str, str, int | None]:
     return (url.scheme, (url.host or "").lower(), url.port)
+
+
+def _is_outage(err: aiohttp.ClientError) -> bool:
+    """Whether a rerun may get through: the connection failed or was lost mid-body. TLS
+    and certificate errors, and a body aiohttp could not decode, would fail the same way."""
+    if isinstance(err, aiohttp.ClientSSLError):
+        return False
+    if isinstance(err, aiohttp.ClientPayloadError):
+        # aiohttp's message when the connection closed short of the announced length or
+        # the last chunk; a decoding failure has a ContentEncodingError (or another) cause.
+        lost = isinstance(err.__cause__, ContentLengthError | TransferEncodingError)
+        return lost and str(err).startswith("Response payload is not completed")
+    return isinstance(err, aiohttp.ClientConnectionError)
 
 
 class Poster:
@@ -71,14 +89,15 @@ class Poster:
             raise self._down("could not connect within the timeout") from None
         except TimeoutError:
             raise self._fail(f"no reply within {self._timeout_s} s") from None
-        except (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError) as err:
-            raise self._down(f"{type(err).__name__}: {err}") from None
         except aiohttp.ClientError as err:
-            raise self._fail(f"{type(err).__name__}: {err}") from None
+            failed = self._down if _is_outage(err) else self._fail
+            raise failed(f"{type(err).__name__}: {' '.join(str(err).split())}") from None
         try:
             return json.loads(raw)
         except ValueError as err:
             raise self._fail(f"reply is not JSON: {err}") from None
+        except RecursionError:
+            raise self._fail("reply is not JSON: nested too deeply to parse") from None
 
     async def _exchange(self, session: aiohttp.ClientSession, data: bytes) -> bytes:
         url = self._url
@@ -86,16 +105,19 @@ class Poster:
         for _ in range(MAX_REDIRECTS + 1):
             async with session.post(url, data=data, headers=headers, allow_redirects=False) as resp:
                 if resp.status in _FOLLOWED and "Location" in resp.headers:
-                    url = self._same_origin(
-                        resp.status, url.join(URL(resp.headers["Location"])).with_user(None)
-                    )
+                    url = self._same_origin(resp.status, url, resp.headers["Location"])
                     continue
                 self._check_status(resp.status)
                 return await self._read(resp)
         raise self._fail(f"more than {MAX_REDIRECTS} redirects")
 
-    def _same_origin(self, status: int, target: URL) -> URL:
-        if _origin(target) != _origin(self._url):
+    def _same_origin(self, status: int, base: URL, location: str) -> URL:
+        try:
+            target = base.join(URL(location)).with_user(None)
+            origin = _origin(target)
+        except ValueError as err:  # yarl: a bad IPv6 host, a port past 65535, ...
+            raise self._fail(f"HTTP {status} redirect to an invalid Location ({err})") from None
+        if origin != _origin(self._url):
             there = redact_url(str(target.origin()))
             raise self._fail(f"HTTP {status} redirect to another origin ({there}) not followed")
         return target
