@@ -3,7 +3,9 @@ model-written SQL condition over the items table (the paper's SQL retrieval tool
 
 A written condition runs read-only (`readonly_db`: authorizer, row and time limits); it is
 checked first so that it stays one boolean expression: no ';' (a second statement), no
-comments, balanced parentheses and quotes, no write or schema keyword.
+comments, balanced parentheses and quotes, no write or schema keyword. The check reads the
+text as SQLite's tokenizer does: what is inside '...', "...", `...` or [...] is quoted
+(a ')' or '"' inside [x")] neither closes the wrapper's parenthesis nor opens a quote).
 """
 
 from __future__ import annotations
@@ -64,20 +66,23 @@ _WORD = re.compile(r"[A-Za-z_]+")
 _BARE_CAST = re.compile(r"(?<![\w.])cast\b(?!\s*\()", re.IGNORECASE)
 
 
-def check_condition(text: str) -> str:
-    """The condition, if it is one read-only boolean expression; else a ToolInputError."""
-    cond = re.sub(r"^\s*WHERE\s+", "", text.strip(), flags=re.IGNORECASE)
-    if not cond:
-        raise ToolInputError("the SQL condition is empty")
+# SQLite's quotes: strings '...', identifiers "...", `...` and [...] (a doubled '' "" ``
+# inside is a quote closed and opened again, which scans the same).
+_CLOSER = {"'": "'", '"': '"', "`": "`", "[": "]"}
+
+
+def _outside_quotes(cond: str) -> str:
+    """`cond` with every quoted character blanked (the quotes themselves kept); refuses a
+    ';', a comment or a ')' without its '(' outside quotes, and an unclosed quote or '('."""
     outside: list[str] = []
-    depth, quote = 0, ""
+    depth, closer = 0, ""
     for i, ch in enumerate(cond):
-        if quote:
-            quote = "" if ch == quote else quote
-            outside.append(" ")
+        if closer:
+            closer = "" if ch == closer else closer
+            outside.append(ch if not closer else " ")
             continue
-        if ch in "'\"":
-            quote = ch
+        if ch in _CLOSER:
+            closer = _CLOSER[ch]
         elif ch == ";":
             raise ToolInputError("refused: one condition only (';' would start a second statement)")
         elif cond.startswith(("--", "/*"), i):
@@ -86,13 +91,21 @@ def check_condition(text: str) -> str:
         if depth < 0:
             raise ToolInputError("refused: unbalanced parentheses in the condition")
         outside.append(ch)
-    if quote or depth:
+    if closer or depth:
         raise ToolInputError("refused: unclosed quote or parenthesis in the condition")
-    bad = sorted({w.upper() for w in _WORD.findall("".join(outside)) if w.lower() in _FORBIDDEN})
+    return "".join(outside)
+
+
+def check_condition(text: str) -> str:
+    """The condition, if it is one read-only boolean expression; else a ToolInputError."""
+    cond = re.sub(r"^\s*WHERE\s+", "", text.strip(), flags=re.IGNORECASE)
+    if not cond:
+        raise ToolInputError("the SQL condition is empty")
+    text_out = _outside_quotes(cond)
+    bad = sorted({w.upper() for w in _WORD.findall(text_out) if w.lower() in _FORBIDDEN})
     if bad:
         raise ToolInputError(f"refused: the condition may only read items (found {', '.join(bad)})")
     # `cast` is an SQL keyword: a bare column name becomes the quoted one.
-    text_out = "".join(outside)
     for m in reversed(list(_BARE_CAST.finditer(text_out))):
         cond = f'{cond[: m.start()]}"cast"{cond[m.end() :]}'
     if re.match(r"(SELECT|WITH)\b", cond, re.IGNORECASE):  # a whole query (RecAI's form)
