@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 console = Console(markup=False, highlight=False)
 DEFAULT_K = {"retrieval": 5, "ranking": 20}  # the paper's Recall@5 and NDCG@20
 RANKERS = ["popularity", "itemcf", "bpr", "sasrec", "bert4rec"]  # rankers.train.MODEL_KINDS
+# `demos --count`: requests per strategy (output-first: per plan shape); issue 27's bound.
+MAX_DEMO_COUNT = 10_000
 
 
 def _ks(text: str) -> list[int]:
@@ -284,8 +286,11 @@ def _demos(args: argparse.Namespace) -> int:
     from macrs_sim.evaluation.interecagent.demo_output import summary_line, write_demo_file
     from macrs_sim.llm.accounting import CallLog
 
-    if args.count < 1:
-        raise ConfigError(f"--count {args.count}: expected a positive number of requests")
+    if not 1 <= args.count <= MAX_DEMO_COUNT:
+        raise ConfigError(
+            f"--count {args.count}: expected a positive number of requests,"
+            f" at most {MAX_DEMO_COUNT}"
+        )
     out = Path(args.out)
     if out.is_dir():
         raise ConfigError(f"--out {out}: a folder; expected the demonstration file's name")
@@ -397,7 +402,7 @@ def _add_demos(sub: argparse._SubParsersAction[Any]) -> None:
     demos.add_argument("--out", required=True, help="the demonstration file to write (JSON)")
     demos.add_argument("--count", type=int, default=5,
                        help="requests written at a time: input-first in all, output-first per"
-                            " plan shape (default 5)")  # fmt: skip
+                            f" plan shape (default 5, at most {MAX_DEMO_COUNT})")  # fmt: skip
     demos.add_argument("--mode", choices=["both", "input-first", "output-first"], default="both",
                        help="the paper's strategies (default both)")  # fmt: skip
     demos.add_argument("--backend", choices=["embedded", "scripted"],

@@ -1,9 +1,11 @@
 """What `eval interecagent demos` writes: the demonstration file InteRecAgent loads
-(`demonstrations_file`), every generated request with its verdict beside it, and the counts."""
+(`demonstrations_file`), every generated request with its verdict beside it, and the counts.
+Each file is written to a temporary file beside it and renamed: whole or not at all."""
 
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,13 +21,24 @@ def candidates_path(out: Path) -> Path:
 def write_demo_file(
     out: Path, seeds: Sequence[Demonstration], found: Sequence[DemoCandidate]
 ) -> list[Path]:
-    """The demonstration file (seeds, then the kept) and the verdicts (JSON lines)."""
+    """The demonstration file (seeds, then the kept) and the verdicts (JSON lines); the
+    verdicts first, so a failure leaves the file the system loads as it was."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(dump_demonstrations(demonstrations(seeds, found)), encoding="utf-8")
     lines = [json.dumps(c.model_dump(mode="json"), ensure_ascii=False) for c in found]
     side = candidates_path(out)
-    side.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    _write_whole(side, "".join(line + "\n" for line in lines))
+    _write_whole(out, dump_demonstrations(demonstrations(seeds, found)))
     return [out, side]
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """`path` holds its old text or `text`, never part of it (as write_sample_set)."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _reason_kind(reason: str | None) -> str:
