@@ -69,18 +69,25 @@ def save_session(
 
 
 def absent_cache_paths(cache: Path) -> list[Path]:
-    """The response cache, its SQLite side files and its folder: those not there yet."""
+    """The response cache and its SQLite side files not there yet, then every folder
+    above it not there yet, deepest first, up to the first one that exists (runs/, say,
+    and its parents when output_dir is new too)."""
     side = [cache.with_name(cache.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
-    return [p for p in (cache.parent, cache, *side) if not p.exists()]
+    absent = [p for p in (cache, *side) if not p.exists()]
+    folder = cache.parent
+    while not folder.exists() and folder != folder.parent:
+        absent.append(folder)
+        folder = folder.parent
+    return absent
 
 
 def remove_created(paths: Sequence[Path]) -> None:
-    """Remove what a session that saved nothing created: the files, then the folder
-    if nothing else is in it."""
+    """Remove what a session that saved nothing created: the files, then the folders
+    deepest first, each only if nothing else is in it."""
     for path in paths:
         if path.is_file():
             path.unlink(missing_ok=True)
-    for path in paths:
+    for path in sorted(paths, key=lambda p: len(p.absolute().parts), reverse=True):
         if path.is_dir():
             with contextlib.suppress(OSError):
                 path.rmdir()
