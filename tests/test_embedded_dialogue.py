@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ async def test_one_macrs_dialogue_on_the_embedded_model(tmp_path: Path) -> None:
     scenario = parse_scenario(
         {
             "name": "embedded-smoke",
-            "model": {"backend": "embedded", "max_tokens": 64},
+            "model": {"backend": "embedded", "max_tokens": 256},  # 64 cut JSON replies
             "data": {"n_samples": 1},
             "protocol": {"max_turns": 2, "final_list_k": 5},
             "systems": [{"name": "MACRS", "kind": "macrs"}],
@@ -39,3 +40,16 @@ async def test_one_macrs_dialogue_on_the_embedded_model(tmp_path: Path) -> None:
     assert all(c.completion_tokens > 0 for c in calls if c.ok)
     expected = {"target_profile", "opening", "macrs.ask", "macrs.planner", "user"}
     assert {c.role for c in calls} >= expected
+    # Issue 26: the behaviour checks ran on the real model's turns. The opening and each
+    # reply are user turns; each exchange has one system turn.
+    (row,) = [r for r in _rows(result.store_path.parent / "validity.csv") if r["system"] == "MACRS"]
+    n = len(dialogue.exchanges)
+    assert (int(row["user_refusal_turns"]), int(row["system_refusal_turns"])) == (n + 1, n)
+    assert int(row["user_echo_turns"]) == n
+    for column in ("user_echo_share", "system_echo_share", "user_profile_dump_share"):
+        assert 0.0 <= float(row[column]) <= 1.0
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as f:
+        return list(csv.DictReader(f))
