@@ -327,7 +327,7 @@ class Scenario(Strict):
     prompts_dir: str | None = None
     # Where a role's prompt puts the dialogue (agents/prompt_layout.py): the paper's
     # transcript, or chat messages; "auto" is chat for the embedded model, where the
-    # paper's layout made the simulated user echo (README, "Prompt layout").
+    # paper's layout made the simulated user echo (docs/simulators.md, "Prompt layout").
     prompt_layout: Literal["auto", "paper", "chat"] = "auto"
 
     @field_validator("name")

@@ -5,7 +5,7 @@ instructions, as the MACRS paper lays its prompts out. `chat`: the same words, b
 instructions (the template's system and user text, the transcript replaced by a note) form
 the system message and the dialogue follows as alternating chat messages, the speaker's
 own turns as the assistant's. Small chat-tuned models repeat the last line of a flattened
-transcript; given the turns as messages they answer them (README, "Prompt layout").
+transcript; given the turns as messages they answer them (docs/simulators.md, "Prompt layout").
 """
 
 from __future__ import annotations
