@@ -34,6 +34,7 @@ from macrs_sim.store_rows import (
     tool_record,
     tool_row,
 )
+from macrs_sim.store_stream import iter_results
 
 SCHEMA_VERSION = "1"
 STORE_FILE = "store.sqlite"  # a run directory's store (campaign.rundir lays the directory out)
@@ -113,11 +114,11 @@ class RunStore:
 
     def _add_ended_column(self) -> None:
         """Give a store made before users could end a dialogue the `turns.ended` column; a
-        store that cannot be written is read without it (store_rows.exchange)."""
+        store that cannot be written is read without it (store_stream.exchange)."""
         columns = {r[1] for r in self._conn.execute("PRAGMA table_info(turns)")}
         if "ended" in columns:
             return
-        with suppress(sqlite3.OperationalError):  # read-only: store_rows.exchange copes
+        with suppress(sqlite3.OperationalError):  # read-only: store_stream.exchange copes
             self._conn.execute(ENDED_COLUMN)
 
     def _add_tool_table(self) -> None:
@@ -204,16 +205,24 @@ class RunStore:
             raise ValueError(f"samples not written: {exc}") from None
 
     def read_samples(self) -> list[Sample]:
-        rows = self._conn.execute("SELECT sample_id, json FROM samples ORDER BY rowid")
-        return list(
-            decode_rows(
-                self.path,
-                "samples",
-                rows,
-                lambda r: r["sample_id"],
-                lambda r: Sample.model_validate_json(r["json"]),
-            )
+        return list(self.iter_samples())
+
+    def iter_samples(self, sample_id: str | None = None) -> Iterator[Sample]:
+        """The stored samples (or the one of `sample_id`) in the order written."""
+        where, args = (" WHERE sample_id = ?", (sample_id,)) if sample_id is not None else ("", ())
+        rows = self._conn.execute(
+            f"SELECT sample_id, json FROM samples{where} ORDER BY rowid", args
         )
+        return decode_rows(
+            self.path,
+            "samples",
+            rows,
+            lambda r: r["sample_id"],
+            lambda r: Sample.model_validate_json(r["json"]),
+        )
+
+    def read_sample(self, sample_id: str) -> Sample | None:
+        return next(self.iter_samples(sample_id), None)
 
     def write_dialogue(
         self,
@@ -314,6 +323,19 @@ class RunStore:
 
     def read_results(self, system: str | None = None) -> list[DialogueResult]:
         return read_results(self._conn, self.path, system)
+
+    def iter_results(
+        self, system: str | None = None, ids: Sequence[str] | None = None
+    ) -> Iterator[DialogueResult]:
+        """The dialogues one at a time, in the order written (bounded memory)."""
+        return iter_results(self._conn, self.path, system, ids)
+
+    def count_dialogues(self) -> int:
+        return int(self._conn.execute("SELECT COUNT(*) FROM dialogues").fetchone()[0])
+
+    def query(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """A read query over the store's tables, for aggregates the analysis computes in SQL."""
+        return self._conn.execute(sql, args)
 
     def finished_dialogue_ids(self) -> set[str]:
         return {r["dialogue_id"] for r in self._conn.execute("SELECT dialogue_id FROM dialogues")}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from macrs_sim.protocol import DialogueResult, Exchange, SystemTurn, UserTurn
 from macrs_sim.store import RunStore
-from macrs_sim.store_rows import exchange
+from macrs_sim.store_stream import exchange
 
 
 def _result(ended: bool) -> DialogueResult:
