@@ -42,7 +42,7 @@ def _report(args: argparse.Namespace) -> int:
             f"note: partial run, {run.finished} of {run.expected} dialogues finished "
             f"({run.missing} missing); reporting on what finished"
         )
-    path = write_report(run.path, **_options(args))
+    path = write_report(run.path, run=run, **_options(args))
     with RunStore.open(run.path / "store.sqlite") as store:
         print_table(run_metrics(store), Console(), store_access(store))
         for line in behaviour_lines(store):

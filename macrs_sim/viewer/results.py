@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from macrs_sim.analysis.metrics.outcomes import compute_metrics, metrics_frame
+from macrs_sim.analysis.metrics.outcomes import metrics_frame, metrics_from_dialogues
 from macrs_sim.analysis.runs.combine import Comparison
 from macrs_sim.analysis.runs.load import RunData
 
@@ -60,7 +60,7 @@ def metrics_tables(cmp: Comparison) -> list[Table]:
     order = cmp.system_names
 
     def sorted_frame(completed_only: bool) -> pd.DataFrame:
-        metrics = compute_metrics(cmp.results, completed_only=completed_only)
+        metrics = metrics_from_dialogues(cmp.dialogues, completed_only=completed_only)
         metrics.sort(key=lambda m: order.index(m.system) if m.system in order else len(order))
         return metrics_frame(metrics)
 

@@ -89,3 +89,33 @@ def metrics_frame(metrics: Sequence[SystemMetrics]) -> pd.DataFrame:
         for m in metrics
     ]
     return pd.DataFrame(rows, columns=columns)
+
+
+def metrics_from_dialogues(
+    dialogues: pd.DataFrame, *, completed_only: bool = False
+) -> list[SystemMetrics]:
+    """compute_metrics over a `dialogues` frame (one row a dialogue, as runs/load.py builds
+    it): the same counts, so the same numbers, without reading a dialogue's turns."""
+    ks = [int(c.split("@")[1]) for c in dialogues.columns if c.startswith("hit@")]
+    out = []
+    for system in dict.fromkeys(dialogues["system"]):
+        mine = dialogues[dialogues["system"] == system]
+        errors = int((mine["status"] == "error").sum())
+        counted = mine[mine["status"] != "error"] if completed_only else mine
+        n = len(counted)
+
+        def rate(count: int, n: int = n) -> float:
+            return count / n if n else math.nan
+
+        out.append(
+            SystemMetrics(
+                system=str(system),
+                n=n,
+                n_errors=errors,
+                success_rate=rate(int((counted["status"] == "success").sum())),
+                avg_turns=rate(int(counted["turns"].sum())),
+                hit_at={k: rate(int(counted[f"hit@{k}"].sum())) for k in ks},
+                completed_only=completed_only,
+            )
+        )
+    return out

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from macrs_sim.analysis.metrics.behaviour import BehaviourTally, dialogue_flags
 from macrs_sim.data.attributes import ItemAttributes, answers_slot, question_slots
@@ -204,8 +205,14 @@ class _Tally:
         )
 
 
+class SampleLookup(Protocol):
+    """Where a dialogue's sample is found by id (a dict, or a reader over the store)."""
+
+    def get(self, sample_id: str, /) -> Sample | None: ...
+
+
 def _target(
-    result: DialogueResult, samples: Mapping[str, Sample], catalog: Catalog
+    result: DialogueResult, samples: Mapping[str, Sample] | SampleLookup, catalog: Catalog
 ) -> tuple[LeakGuard, ItemAttributes, Sample]:
     if result.target_id not in catalog:
         raise DataError(
@@ -219,7 +226,9 @@ def _target(
 
 
 def validity_stats(
-    results: Sequence[DialogueResult], samples: Mapping[str, Sample], catalog: Catalog
+    results: Iterable[DialogueResult],
+    samples: Mapping[str, Sample] | SampleLookup,
+    catalog: Catalog,
 ) -> list[ValidityStats]:
     """One row per system in order of first appearance, then the OVERALL row."""
     tallies: dict[str, _Tally] = {}

@@ -23,7 +23,7 @@ from macrs_sim.analysis.figures.transition_plot import plot_transition_graphs
 from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics import acts, transitions
 from macrs_sim.analysis.metrics.cost import cost_table, render_cost_markdown, run_prices
-from macrs_sim.analysis.metrics.outcomes import compute_metrics, metrics_frame
+from macrs_sim.analysis.metrics.outcomes import metrics_frame, metrics_from_dialogues
 from macrs_sim.analysis.metrics.table1 import render_table1_markdown, table1
 from macrs_sim.analysis.metrics.usage import render_usage_markdown, usage_table
 from macrs_sim.analysis.report.alike import RunGroup, differences, group_runs, refusal
@@ -95,7 +95,7 @@ def _figures(cmp: Comparison, out: Path, tables: dict[str, pd.DataFrame]) -> lis
     figs = out / "figures"
     figs.mkdir(parents=True, exist_ok=True)
     names = cmp.system_names
-    max_turns = max((r.max_turns for r in cmp.results), default=5)
+    max_turns = max((r.max_turns for r in cmp.runs if r.finished), default=5)
     ratios = acts.act_ratios(cmp.turns, names)
     cum = acts.cumulative_successes(cmp.dialogues, names, max_turns)
     tables |= {"act_ratios": ratios, "cumulative_successes": cum}
@@ -178,9 +178,9 @@ def _write_report(
     )
     tables["table1"] = t1
     title = options.title or _default_title(runs)
-    metrics = compute_metrics(cmp.results)
+    metrics = metrics_from_dialogues(cmp.dialogues)
     metrics.sort(key=lambda m: cmp.system_names.index(m.system))
-    completed = compute_metrics(cmp.results, completed_only=True)
+    completed = metrics_from_dialogues(cmp.dialogues, completed_only=True)
     completed.sort(key=lambda m: cmp.system_names.index(m.system))
     tables["results_completed_only"] = metrics_frame(completed)
     md = [
@@ -224,7 +224,7 @@ def _group_options(
     if wanted is not None and not any(wanted in c.system_names for c in cmps):
         names = ", ".join(dict.fromkeys(s for c in cmps for s in c.system_names))
         raise DataError(f"--reference {wanted!r} is not one of the systems: {names}")
-    ids = [{r.dialogue_id for r in c.results} for c in cmps]
+    ids = [set(c.dialogues["dialogue_id"]) for c in cmps]
     missing = [d for d in options.case_ids if not any(d in group for group in ids)]
     if missing:
         raise DataError(f"--case {missing[0]!r}: no such dialogue in any group")
@@ -264,14 +264,17 @@ def _write_split(
     return write_text_atomic(out / "report.md", text)
 
 
-def write_report(run_dir: Path, catalog: Catalog | None = None, **options: Any) -> Path:
-    """Write the full report (report.md, figures/, tables/, CSVs) into a run directory."""
+def write_report(
+    run_dir: Path, catalog: Catalog | None = None, *, run: RunData | None = None, **options: Any
+) -> Path:
+    """Write the full report (report.md, figures/, tables/, CSVs) into a run directory
+    (`run`: the run already loaded from it, so it is read once)."""
     run_dir = Path(run_dir)
     if not run_dir.is_dir():
         raise DataError(f"{run_dir}: run directory not found")
     if not (run_dir / "store.sqlite").is_file():
         raise DataError(f"{run_dir}: not a run directory (no store.sqlite)")
-    run = load_run(run_dir)
+    run = run if run is not None and run.path == run_dir else load_run(run_dir)
     title = run.meta.get("scenario_name", "Run report")
     opts = ReportOptions(**{"title": title, **options})
     return build_report([run], run_dir, opts, lambda r: catalog or run_catalog(r.path))

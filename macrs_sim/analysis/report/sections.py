@@ -12,7 +12,7 @@ from macrs_sim.analysis.atomic import write_csv_atomic
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics
 from macrs_sim.analysis.metrics.validity import ValidityStats, validity_stats
 from macrs_sim.analysis.report.summary import render_markdown
-from macrs_sim.analysis.report.transcript import pick_case_studies, render_transcript
+from macrs_sim.analysis.report.transcript import pick_case_ids, render_transcript
 from macrs_sim.analysis.report.validity import render_validity_markdown, validity_frame
 from macrs_sim.analysis.runs.access import RunAccess, merged_access, run_access
 from macrs_sim.analysis.runs.combine import Comparison
@@ -59,7 +59,7 @@ def summary_section(metrics: Sequence[SystemMetrics], cmp: Comparison) -> str:
     prompt, completion = int(calls["prompt_tokens"].sum()), int(calls["completion_tokens"].sum())
     errors = sum(m.n_errors for m in metrics)
     notes = [
-        f"{len(cmp.results)} dialogues, {errors} ended in an error. Every rate divides by all "
+        f"{len(cmp.dialogues)} dialogues, {errors} ended in an error. Every rate divides by all "
         "of a system's dialogues, as the paper divides by all N test samples: an error counts "
         "as a failure (max_turns + 1 turns, no hit).",
         f"{len(calls)} LLM calls, {prompt + completion} tokens "
@@ -110,9 +110,9 @@ def judge_section(cmp: Comparison, tables: dict[str, pd.DataFrame]) -> str:
 
 
 def _run_validity(run: RunData, cmp: Comparison, catalog: Catalog) -> list[ValidityStats]:
-    results = [r for r in cmp.results if cmp.run_of(r) is run]
-    samples = {s.sample_id: s for s in run.sample_records}
-    stats = validity_stats(results, samples, catalog)
+    results = cmp.results.of_run(run, cmp.results.labels[cmp.runs.index(run)])
+    with run.sample_reader() as samples:
+        stats = validity_stats(results, samples, catalog)
     return stats if len(cmp.runs) == 1 else [s for s in stats if s.system != "all"]
 
 
@@ -136,12 +136,13 @@ def validity_section(cmp: Comparison, out: Path, catalog_for: CatalogFor | None)
 def case_study_section(
     cmp: Comparison, case_ids: Sequence[str], explain: bool, catalog_for: CatalogFor | None
 ) -> str:
-    by_id = {r.dialogue_id: r for r in cmp.results}
-    missing = [d for d in case_ids if d not in by_id]
+    known_ids = cmp.origin
+    missing = [d for d in case_ids if d not in known_ids]
     if missing:
-        known = ", ".join(list(by_id)[:3])
+        known = ", ".join(list(known_ids)[:3])
         raise DataError(f"--case {missing[0]!r}: no such dialogue (ids look like {known})")
-    picked = [by_id[d] for d in case_ids] or pick_case_studies(cmp.results, cmp.system_names)
+    ids = list(case_ids) or pick_case_ids(cmp.dialogues, cmp.system_names)
+    picked = cmp.results_by_ids(ids)
     if not picked:
         return ""
     catalog = catalog_for(cmp.runs[0]) if catalog_for else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from macrs_sim.analysis.metrics.outcomes import compute_metrics
+from macrs_sim.analysis.metrics.outcomes import metrics_from_dialogues
 from macrs_sim.analysis.report.alike import Difference, RunGroup
 from macrs_sim.analysis.report.summary import render_markdown
 from macrs_sim.analysis.runs.combine import Comparison
@@ -26,7 +26,7 @@ def split_note(group: RunGroup) -> str:
 
 
 def _group_section(number: int, group: RunGroup, cmp: Comparison, report: str) -> list[str]:
-    metrics = compute_metrics(cmp.results)
+    metrics = metrics_from_dialogues(cmp.dialogues)
     metrics.sort(key=lambda m: cmp.system_names.index(m.system))
     runs = ", ".join(f"{r.name} (`{r.path.name}`)" for r in cmp.runs)
     table = render_markdown("", metrics, cmp.notes).split("\n", 2)[2]

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics, compute_metrics
+from macrs_sim.analysis.metrics.stored import stored_metrics
 from macrs_sim.analysis.runs.access import RunAccess, run_access
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import MacrsSimError
@@ -102,9 +103,8 @@ def run_metrics(
     store: RunStore, results: Sequence[DialogueResult] | None = None
 ) -> list[SystemMetrics]:
     """Metrics of a stored run, systems in scenario order (meta "systems"), not finish order."""
-    rows = store.read_results() if results is None else results
     order: list[str] = json.loads(store.get_meta("systems") or "[]")
-    metrics = compute_metrics(rows)
+    metrics = stored_metrics(store) if results is None else compute_metrics(results)
     return sorted(metrics, key=lambda m: order.index(m.system) if m.system in order else len(order))
 
 
@@ -126,10 +126,13 @@ def store_access(store: RunStore) -> RunAccess | None:
 
 def behaviour_lines(store: RunStore) -> list[str]:
     """The one-line warnings of a user or systems that echo or refuse (report/behaviour.py)."""
-    from macrs_sim.analysis.metrics.behaviour import behaviour_counts
+    from macrs_sim.analysis.metrics.behaviour import BehaviourTally, dialogue_flags
     from macrs_sim.analysis.report.behaviour import warnings
 
-    results = store.read_results()
-    systems = dict.fromkeys(r.system for r in results)
-    per_system = {s: behaviour_counts([r for r in results if r.system == s]) for s in systems}
-    return warnings(per_system, behaviour_counts(results))
+    per_system: dict[str, BehaviourTally] = {}
+    overall = BehaviourTally()
+    for result in store.iter_results():  # one dialogue at a time: any size of run
+        flags = dialogue_flags(result, ())
+        per_system.setdefault(result.system, BehaviourTally()).add(flags)
+        overall.add(flags)
+    return warnings({s: t.freeze() for s, t in per_system.items()}, overall.freeze())

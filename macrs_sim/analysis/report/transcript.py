@@ -15,6 +15,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pandas as pd
+
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.protocol import DialogueResult, Exchange, ItemRef, Sample
 from macrs_sim.textsafe import markdown_cell as md
@@ -107,6 +109,25 @@ def render_transcript(
         lines += [f"{i}. {_item(r, result.target_id)}" for i, r in enumerate(result.final_list, 1)]
         lines.append("")
     return "\n".join(lines)
+
+
+def pick_case_ids(dialogues: pd.DataFrame, systems: Sequence[str]) -> list[str]:
+    """pick_case_studies over a `dialogues` frame: the ids of the dialogues it would pick."""
+    frame = dialogues[["dialogue_id", "system", "sample_id", "status"]]
+    by_sample: dict[str, dict[str, tuple[str, str]]] = {}
+    for did, system, sid, status in frame.itertuples(index=False):
+        by_sample.setdefault(str(sid), {})[str(system)] = (str(did), str(status))
+    for sample_id in sorted(by_sample):
+        group = by_sample[sample_id]
+        if len(group) > 1 and len({status for _, status in group.values()}) > 1:
+            return [group[s][0] for s in systems if s in group]
+    picked: list[str] = []
+    for system in systems:
+        own = frame[frame["system"] == system]
+        success = own[own["status"] == "success"]
+        if len(success) or len(own):
+            picked.append(str((success if len(success) else own)["dialogue_id"].iloc[0]))
+    return picked
 
 
 def pick_case_studies(

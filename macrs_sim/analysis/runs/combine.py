@@ -7,7 +7,7 @@ targets); otherwise the comparison says so and falls back to unpaired tests.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import pandas as pd
@@ -16,11 +16,49 @@ from macrs_sim.analysis.runs.load import RunData, SystemInfo
 from macrs_sim.protocol import DialogueResult, Sample
 
 
+class ComparisonResults:
+    """The runs' dialogues, relabelled, streamed from their stores on each iteration."""
+
+    def __init__(self, runs: Sequence[RunData], labels: Sequence[dict[str, str]]) -> None:
+        self.runs, self.labels = list(runs), list(labels)
+
+    def __len__(self) -> int:
+        return sum(run.finished for run in self.runs)
+
+    def __iter__(self) -> Iterator[DialogueResult]:
+        for run, names in zip(self.runs, self.labels, strict=True):
+            yield from self.of_run(run, names)
+
+    def of_run(
+        self, run: RunData, names: dict[str, str], ids: Sequence[str] | None = None
+    ) -> Iterator[DialogueResult]:
+        for result in run.iter_results(ids):
+            yield _relabel(result, names)
+
+    def by_ids(self, ids: Sequence[str], origin: dict[str, RunData]) -> list[DialogueResult]:
+        """The dialogues of `ids` (as relabelled), in that order; unknown ids are left out."""
+        found: dict[str, DialogueResult] = {}
+        for run, names in zip(self.runs, self.labels, strict=True):
+            own = [d for d in ids if origin.get(d) is run]
+            stored = [_stored_id(d, names) for d in own]
+            if stored:
+                found |= {r.dialogue_id: r for r in self.of_run(run, names, stored)}
+        return [found[d] for d in ids if d in found]
+
+
+def _stored_id(dialogue_id: str, names: dict[str, str]) -> str:
+    """The id a relabelled dialogue has in its own store ("MACRS (a):s-1" -> "MACRS:s-1")."""
+    for system, label in names.items():
+        if label != system and dialogue_id.startswith(label + ":"):
+            return f"{system}:{dialogue_id[len(label) + 1 :]}"
+    return dialogue_id
+
+
 @dataclass
 class Comparison:
     runs: list[RunData]
     systems: list[SystemInfo]
-    results: list[DialogueResult]
+    results: ComparisonResults
     dialogues: pd.DataFrame
     turns: pd.DataFrame
     calls: pd.DataFrame
@@ -39,8 +77,10 @@ class Comparison:
 
     def samples_of(self, result: DialogueResult) -> Sample | None:
         """The sample a (relabelled) result talked to, from its own run."""
-        run = self.run_of(result)
-        return next((s for s in run.sample_records if s.sample_id == result.sample_id), None)
+        return self.run_of(result).sample(result.sample_id)
+
+    def results_by_ids(self, ids: Sequence[str]) -> list[DialogueResult]:
+        return self.results.by_ids(ids, self.origin)
 
 
 def _labels(runs: Sequence[RunData]) -> list[dict[str, str]]:
@@ -58,7 +98,7 @@ def _labels(runs: Sequence[RunData]) -> list[dict[str, str]]:
 
 
 def _sample_key(run: RunData) -> frozenset[tuple[str, str]]:
-    return frozenset((s.sample_id, s.target_id) for s in run.sample_records)
+    return frozenset(zip(run.samples["sample_id"], run.samples["target_id"], strict=True))
 
 
 def _progress_note(run: RunData) -> str | None:
@@ -92,7 +132,7 @@ def _relabel(result: DialogueResult, names: dict[str, str]) -> DialogueResult:
 
 
 def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
-    frame: pd.DataFrame = getattr(run, key).copy()
+    frame: pd.DataFrame = getattr(run, "act_turns" if key == "turns" else key).copy()
     renamed = {s: n for s, n in names.items() if s != n}
     if renamed and "dialogue_id" in frame:
         mask = frame["system"].isin(renamed)
@@ -109,7 +149,6 @@ def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
 def combine_runs(runs: Sequence[RunData]) -> Comparison:
     labels = _labels(runs)
     systems: list[SystemInfo] = []
-    results: list[DialogueResult] = []
     origin: dict[str, RunData] = {}
     frames: dict[str, list[pd.DataFrame]] = {
         "dialogues": [],
@@ -119,19 +158,16 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
     }
     for run, names in zip(runs, labels, strict=True):
         systems += [replace(s, name=names[s.name]) for s in run.systems]
-        for r in run.results:
-            relabelled = _relabel(r, names)
-            results.append(relabelled)
-            origin[relabelled.dialogue_id] = run
         for key in frames:
             frames[key].append(_frame(run, key, names))
+        origin |= dict.fromkeys(frames["dialogues"][-1]["dialogue_id"], run)
     paired, notes = _pairing(runs)
     notes = [n for n in (_progress_note(r) for r in runs) if n] + notes
     merged = {k: pd.concat(v, ignore_index=True) for k, v in frames.items()}
     return Comparison(
         list(runs),
         systems,
-        results,
+        ComparisonResults(runs, labels),
         merged["dialogues"],
         merged["turns"],
         merged["calls"],

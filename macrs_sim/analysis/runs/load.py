@@ -14,20 +14,23 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from macrs_sim.agents.registry import variant_label
-from macrs_sim.analysis.metrics.outcomes import is_hit
 from macrs_sim.analysis.runs.access import run_access
+from macrs_sim.analysis.runs.frames import HIT_KS, LoadPass, calls_frame, hit_rank, samples_frame
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
 
-HIT_KS = (5, 10)
+__all__ = ["HIT_KS", "RunData", "SystemInfo", "hit_rank", "load_run"]
 
 
 @dataclass(frozen=True)
@@ -41,28 +44,91 @@ class SystemInfo:
     history: str = "?"
 
 
-@dataclass
+class SampleReader:
+    def __init__(self, store: RunStore) -> None:
+        self._store = store
+
+    def get(self, sample_id: str, /) -> Sample | None:
+        return self._store.read_sample(sample_id)
+
+
 class RunData:
-    path: Path
-    name: str
-    systems: list[SystemInfo]
-    results: list[DialogueResult]
-    sample_records: list[Sample]
-    call_records: list[LLMCallRecord]
-    meta: dict[str, str]
-    scenario: dict[str, Any]
-    expected: int
-    dialogues: pd.DataFrame = field(repr=False)
-    turns: pd.DataFrame = field(repr=False)
-    calls: pd.DataFrame = field(repr=False)
-    samples: pd.DataFrame = field(repr=False)
-    tool_call_records: list[ToolCallRecord] = field(default_factory=list, repr=False)
-    # One row a tool call (TOOL_CALL_COLUMNS); empty for systems without tools and old runs.
-    tool_calls: pd.DataFrame = field(default_factory=lambda: tool_calls_frame([]), repr=False)
+    """A stored run. `dialogues` and `samples` (one row each) and `act_turns` (a turn's act,
+    no text) are read when the run is loaded; the rest is read from the store on first use
+    (`results`, `turns`, `calls`, `call_records`, `sample_records`, `tool_calls`), so a
+    report on a million dialogues never holds them all: it streams `iter_results()`."""
+
+    def __init__(
+        self,
+        path: Path,
+        meta: dict[str, str],
+        scenario: dict[str, Any],
+        systems: list[SystemInfo],
+        pass_: LoadPass,
+        samples: pd.DataFrame,
+        calls: pd.DataFrame,
+        tool_calls: list[ToolCallRecord],
+    ) -> None:
+        self.path = path
+        self.name = meta.get("scenario_name", path.name)
+        self.meta = meta
+        self.scenario = scenario
+        self.systems = systems
+        self.expected = int(meta.get("expected_dialogues", len(systems) * len(samples)))
+        self.dialogues = pass_.dialogues()
+        self.act_turns = pass_.act_turns()
+        self.max_turns = pass_.max_turns
+        self.samples = samples
+        self.calls = calls
+        self.tool_call_records = tool_calls
+        self.tool_calls = tool_calls_frame(tool_calls)
+        self._finished = len(self.dialogues)
+
+    def __repr__(self) -> str:
+        return f"RunData(path={str(self.path)!r}, name={self.name!r}, finished={self.finished})"
+
+    def store(self) -> RunStore:
+        return RunStore.open(self.path / "store.sqlite")
+
+    def iter_results(self, ids: Sequence[str] | None = None) -> Iterator[DialogueResult]:
+        """The run's dialogues (or those of `ids`) one at a time, in the order written."""
+        with self.store() as store:
+            yield from store.iter_results(ids=ids)
+
+    @cached_property
+    def results(self) -> list[DialogueResult]:
+        with self.store() as store:
+            return store.read_results()
+
+    @cached_property
+    def sample_records(self) -> list[Sample]:
+        with self.store() as store:
+            return store.read_samples()
+
+    @cached_property
+    def call_records(self) -> list[LLMCallRecord]:
+        with self.store() as store:
+            return store.read_calls()
+
+    @cached_property
+    def turns(self) -> pd.DataFrame:
+        """Every stored turn with its text (for notebooks; reports use `act_turns`)."""
+        rows = [t for r in self.results for t in turn_rows(r)]
+        return pd.DataFrame(rows, columns=_TURN_COLUMNS)
+
+    def sample(self, sample_id: str) -> Sample | None:
+        with self.store() as store:
+            return store.read_sample(sample_id)
+
+    @contextmanager
+    def sample_reader(self) -> Iterator[SampleReader]:
+        """Samples by id over one open store (a pass over the dialogues looks up each one)."""
+        with self.store() as store:
+            yield SampleReader(store)
 
     @property
     def finished(self) -> int:
-        return len(self.results)
+        return self._finished
 
     @property
     def missing(self) -> int:
@@ -76,37 +142,6 @@ class RunData:
     @property
     def system_names(self) -> list[str]:
         return [s.name for s in self.systems]
-
-
-def hit_rank(result: DialogueResult) -> int | None:
-    """1-based position of the target in the fallback list, if there."""
-    for pos, ref in enumerate(result.final_list, start=1):
-        if ref.item_id == result.target_id:
-            return pos
-    return None
-
-
-def dialogue_row(r: DialogueResult, buckets: dict[str, str | None]) -> dict[str, Any]:
-    """One dialogue's metrics as the paper counts them: an error is a failure (0, never a
-    hit, max_turns + 1 turns); `status` tells errors apart for the completed-only view."""
-    row: dict[str, Any] = {
-        "dialogue_id": r.dialogue_id,
-        "system": r.system,
-        "sample_id": r.sample_id,
-        "target_id": r.target_id,
-        "bucket": buckets.get(r.sample_id),
-        "status": r.status,
-        "success": float(r.status == "success"),
-        "success_turn": r.success_turn,
-        "turns": float(r.turns_taken),
-        "n_exchanges": len(r.exchanges),
-        "final_rank": hit_rank(r),
-        "leaks": r.leaks,
-        "error": r.error,
-    }
-    for k in HIT_KS:
-        row[f"hit@{k}"] = float(is_hit(r, k))
-    return row
 
 
 def turn_rows(r: DialogueResult) -> list[dict[str, Any]]:
@@ -147,12 +182,10 @@ def _scenario(path: Path) -> dict[str, Any]:
         return {}
 
 
-def _systems(
-    meta: dict[str, str], scenario: dict[str, Any], results: list[DialogueResult]
-) -> list[SystemInfo]:
+def _systems(meta: dict[str, str], scenario: dict[str, Any], stored: list[str]) -> list[SystemInfo]:
     configured = {s["name"]: s for s in scenario.get("systems", [])}
     order: list[str] = json.loads(meta.get("systems", "[]"))
-    order += [r.system for r in results if r.system not in order]
+    order += [name for name in stored if name not in order]
     names = list(dict.fromkeys(order))
     access = run_access(meta)
     return [
@@ -167,7 +200,8 @@ def _systems(
 
 
 def load_run(path: str | Path) -> RunData:
-    """A run directory (or its store.sqlite) as records and DataFrames."""
+    """A run directory (or its store.sqlite): one streaming pass over the store checks every
+    row and keeps one row a dialogue and a sample, and each turn's act."""
     path = Path(path)
     if path.name == "store.sqlite":
         path = path.parent
@@ -177,67 +211,19 @@ def load_run(path: str | Path) -> RunData:
         raise DataError(f"{path}: not a run directory (no store.sqlite)")
     with RunStore.open(path / "store.sqlite") as store:
         meta = store.all_meta()
-        results = store.read_results()
-        samples = store.read_samples()
-        calls = store.read_calls()
+        samples = samples_frame(store.iter_samples())
+        buckets = dict(zip(samples["sample_id"], samples["bucket"], strict=True))
+        pass_ = LoadPass(buckets)
+        for result in store.iter_results():
+            pass_.add(result)
+        calls = calls_frame(store)
         tool_calls = store.read_tool_calls()
     scenario = _scenario(path)
-    systems = _systems(meta, scenario, results)
-    expected = int(meta.get("expected_dialogues", len(systems) * len(samples)))
-    buckets = {s.sample_id: s.bucket for s in samples}
-    return RunData(
-        path=path,
-        name=meta.get("scenario_name", path.name),
-        systems=systems,
-        results=results,
-        sample_records=samples,
-        call_records=calls,
-        meta=meta,
-        scenario=scenario,
-        expected=expected,
-        dialogues=pd.DataFrame(
-            [dialogue_row(r, buckets) for r in results], columns=_DIALOGUE_COLUMNS
-        ),
-        turns=pd.DataFrame([t for r in results for t in turn_rows(r)], columns=_TURN_COLUMNS),
-        calls=pd.DataFrame(
-            [c.model_dump() for c in calls], columns=list(LLMCallRecord.model_fields)
-        ),
-        samples=pd.DataFrame(
-            [
-                {
-                    "sample_id": s.sample_id,
-                    "user_id": s.user_id,
-                    "target_id": s.target_id,
-                    "bucket": s.bucket,
-                    "history_len": len(s.history),
-                    "opening": s.opening,
-                }
-                for s in samples
-            ],
-            columns=["sample_id", "user_id", "target_id", "bucket", "history_len", "opening"],
-        ),
-        tool_call_records=tool_calls,
-        tool_calls=tool_calls_frame(tool_calls),
-    )
+    systems = _systems(meta, scenario, list(pass_.systems))
+    return RunData(path, meta, scenario, systems, pass_, samples, calls, tool_calls)
 
 
 TOOL_CALL_COLUMNS = list(ToolCallRecord.model_fields)
-_DIALOGUE_COLUMNS = [
-    "dialogue_id",
-    "system",
-    "sample_id",
-    "target_id",
-    "bucket",
-    "status",
-    "success",
-    "success_turn",
-    "turns",
-    "n_exchanges",
-    "final_rank",
-    "leaks",
-    "error",
-    *(f"hit@{k}" for k in HIT_KS),
-]
 _TURN_COLUMNS = [
     "dialogue_id",
     "system",

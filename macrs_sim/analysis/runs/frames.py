@@ -1,0 +1,138 @@
+"""The run's tables as pandas frames, built as the store is read (analysis/runs/load.py).
+
+Rows are collected column by column and repeated strings (system, act, role, model,
+dialogue ids) are shared, so a frame of a million turns costs pointers, not copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from macrs_sim.analysis.metrics.outcomes import is_hit
+from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+from macrs_sim.store import RunStore
+from macrs_sim.store_read import call, damaged
+
+HIT_KS = (5, 10)
+DIALOGUE_COLUMNS = [
+    "dialogue_id", "system", "sample_id", "target_id", "bucket", "status", "success",
+    "success_turn", "turns", "n_exchanges", "final_rank", "leaks", "error",
+    *(f"hit@{k}" for k in HIT_KS),
+]  # fmt: skip
+# The columns of `act_turns`: what the act, transition and usage tables need of a turn.
+ACT_TURN_COLUMNS = ["dialogue_id", "system", "sample_id", "turn", "act", "accepted"]
+CALL_COLUMNS = list(LLMCallRecord.model_fields)
+SAMPLE_COLUMNS = ["sample_id", "user_id", "target_id", "bucket", "history_len", "opening"]
+
+
+class Interned(dict[str, str]):
+    """One str object per distinct value."""
+
+    def __call__(self, value: str) -> str:
+        return self.setdefault(value, value)
+
+
+def hit_rank(result: DialogueResult) -> int | None:
+    """1-based position of the target in the fallback list, if there."""
+    for pos, ref in enumerate(result.final_list, start=1):
+        if ref.item_id == result.target_id:
+            return pos
+    return None
+
+
+class LoadPass:
+    """Columns of `dialogues` and `act_turns`, one dialogue at a time."""
+
+    def __init__(self, buckets: Mapping[str, str | None]) -> None:
+        self.buckets = buckets
+        self.text = Interned()
+        self.rows: dict[str, list[Any]] = {c: [] for c in DIALOGUE_COLUMNS}
+        self.turn_rows: dict[str, list[Any]] = {c: [] for c in ACT_TURN_COLUMNS}
+        self.systems: dict[str, None] = {}
+        self.max_turns = 0
+
+    def add(self, r: DialogueResult) -> None:
+        """One dialogue's metrics as the paper counts them: an error is a failure (0, never
+        a hit, max_turns + 1 turns); `status` tells errors apart for the completed-only view."""
+        did, system, sid = self.text(r.dialogue_id), self.text(r.system), self.text(r.sample_id)
+        self.systems.setdefault(system)
+        self.max_turns = max(self.max_turns, r.max_turns)
+        values: list[Any] = [
+            did, system, sid, r.target_id, self.buckets.get(r.sample_id), r.status,
+            float(r.status == "success"), r.success_turn, float(r.turns_taken),
+            len(r.exchanges), hit_rank(r), r.leaks, r.error,
+            *(float(is_hit(r, k)) for k in HIT_KS),
+        ]  # fmt: skip
+        for column, value in zip(DIALOGUE_COLUMNS, values, strict=True):
+            self.rows[column].append(value)
+        for ex in r.exchanges:
+            turn = [did, system, sid, ex.turn, self.text(ex.system.act), ex.user.accepted]
+            for column, value in zip(ACT_TURN_COLUMNS, turn, strict=True):
+                self.turn_rows[column].append(value)
+
+    def dialogues(self) -> pd.DataFrame:
+        return _frame(self.rows, DIALOGUE_COLUMNS)
+
+    def act_turns(self) -> pd.DataFrame:
+        return _frame(self.turn_rows, ACT_TURN_COLUMNS)
+
+
+def _frame(columns: dict[str, list[Any]], order: list[str]) -> pd.DataFrame:
+    if not columns[order[0]]:
+        return pd.DataFrame(columns=order)
+    # Built row-wise, as pandas infers a column's type the same way from records.
+    return pd.DataFrame.from_records(list(zip(*(columns[c] for c in order), strict=True)),
+                                     columns=order)  # fmt: skip
+
+
+def samples_frame(samples: Iterable[Sample]) -> pd.DataFrame:
+    rows = [
+        (s.sample_id, s.user_id, s.target_id, s.bucket, len(s.history), s.opening) for s in samples
+    ]
+    return pd.DataFrame(rows, columns=SAMPLE_COLUMNS)
+
+
+def _call_values(row: Any, text: Interned) -> tuple[Any, ...]:
+    """A call row's values; anything but plain SQLite types goes through LLMCallRecord, so a
+    damaged cell reads as the record's own validation message."""
+    ints = (row["prompt_tokens"], row["completion_tokens"], row["cached"], row["ok"])
+    plain = (
+        all(type(v) is int for v in ints)
+        and row["cached"] in (0, 1)
+        and row["ok"] in (0, 1)
+        and type(row["latency_s"]) in (int, float)
+        and all(type(row[c]) is str for c in ("role", "model"))
+        and all(row[c] is None or type(row[c]) is str for c in ("dialogue_id", "system", "error"))
+        and (row["turn"] is None or type(row["turn"]) is int)
+    )
+    if not plain:
+        record = call(row)
+        values = tuple(getattr(record, c) for c in CALL_COLUMNS)
+    else:
+        values = tuple(row[c] for c in CALL_COLUMNS)
+
+    def name(value: Any) -> Any:
+        return text(value) if isinstance(value, str) else value
+
+    d, s, role, turn, model, prompt, completion, latency, cached, ok, error = values
+    return (
+        name(d), name(s), name(role), turn, name(model), prompt, completion,
+        float(latency), bool(cached), bool(ok), error,
+    )  # fmt: skip
+
+
+def calls_frame(store: RunStore) -> pd.DataFrame:
+    """Every LLM call as a row (LLMCallRecord's fields), in the order stored."""
+    text, rows = Interned(), []
+    cursor = store.query(f"SELECT id, {', '.join(CALL_COLUMNS)} FROM llm_calls ORDER BY id")
+    for row in cursor:
+        try:
+            rows.append(_call_values(row, text))
+        except (TypeError, ValueError, KeyError) as exc:
+            raise damaged(store.path, "llm_calls", str(row["id"]), exc) from None
+    if not rows:
+        return pd.DataFrame(columns=CALL_COLUMNS)
+    return pd.DataFrame.from_records(rows, columns=CALL_COLUMNS)
