@@ -6,7 +6,14 @@ from collections.abc import Iterable
 from types import TracebackType
 
 from rich.console import RenderableType
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.text import Text
 
 
@@ -31,6 +38,9 @@ class CampaignProgress:
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[successes]} successes"),
                 TimeElapsedColumn(),
+                TextColumn("eta"),
+                # rich's estimate from the recent pace: a 100,000-dialogue run says when it ends.
+                TimeRemainingColumn(),
             )
         self._successes: dict[int, int] = {}
 
