@@ -1,28 +1,31 @@
-"""One run as one JSON-able document: what the viewer shows, in the schema of docs/viewer.md.
+"""Runs as JSON-able documents: what the viewer shows, in the schema of docs/viewer.md.
 
     doc = export_run(load_run("runs/example-..."), catalog, run_index=0)
 
 Records are dumped whole (`model_dump(mode="json")`), so a field a newer macrs-sim adds to
 a dialogue, turn or sample reaches the viewer without a change here; the viewer reads every
 field defensively. What a store does not hold (catalog titles) is added beside the dump.
+A site streams a run through `export_dialogues` (one dialogue at a time, its model and
+tool calls read by a second cursor in the same order); `export_run` holds a whole run.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from macrs_sim.analysis.metrics.behaviour import dialogue_flags
 from macrs_sim.analysis.runs.load import RunData, hit_rank
 from macrs_sim.data.attributes import ItemAttributes
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
+from macrs_sim.protocol import DialogueResult, Sample
+from macrs_sim.store import RunStore
+from macrs_sim.viewer.calls import DialogueCalls
 
 EXPORT_FORMAT = "macrs-sim/view-export"
 EXPORT_VERSION = 1
-# Call fields the dialogue already says (its id and system) are left out of each call.
-_CALL_SKIP = {"dialogue_id", "system"}
+# A sample's bucket and target profile, by sample id (what a dialogue's export needs of it).
+SampleOf = Callable[[str], "tuple[str | None, tuple[str, ...]]"]
 
 
 def title_of(catalog: Catalog | None, item_id: str | None) -> str | None:
@@ -30,26 +33,6 @@ def title_of(catalog: Catalog | None, item_id: str | None) -> str | None:
     if catalog is None or item_id is None or item_id not in catalog:
         return None
     return catalog[item_id].display_title
-
-
-def calls_by_dialogue(
-    calls: Iterable[LLMCallRecord | ToolCallRecord],
-) -> dict[str, list[dict[str, Any]]]:
-    """Each dialogue's model (or tool) calls as plain dicts (every field of the record but
-    the two skipped).
-
-    Read field by field rather than with model_dump: a large run has ~50 calls a dialogue,
-    and this is several times faster; the fields are JSON values (a tool's `input` a dict).
-    """
-    calls = list(calls)
-    if not calls:
-        return {}
-    fields = [f for f in type(calls[0]).model_fields if f not in _CALL_SKIP]
-    grouped: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for call in calls:
-        if call.dialogue_id is not None:
-            grouped[call.dialogue_id].append({f: getattr(call, f) for f in fields})
-    return grouped
 
 
 def _grounded_ids(result: DialogueResult) -> set[str]:
@@ -130,6 +113,31 @@ def run_summary(run: RunData, run_index: int, labels: Mapping[str, str]) -> dict
     }
 
 
+def export_dialogues(
+    store: RunStore,
+    results: Iterable[DialogueResult],
+    *,
+    run_index: int,
+    labels: Mapping[str, str],
+    catalog: Catalog | None,
+    sample_of: SampleOf,
+) -> Iterator[dict[str, Any]]:
+    """`results` (read from `store`, in its order) exported one at a time with their calls."""
+    calls, tool_calls = DialogueCalls.of(store)
+    for r in results:
+        bucket, profile = sample_of(r.sample_id)
+        yield export_dialogue(
+            r,
+            run_index=run_index,
+            label=labels.get(r.system, r.system),
+            bucket=bucket,
+            calls=calls.take(r.dialogue_id),
+            catalog=catalog,
+            tool_calls=tool_calls.take(r.dialogue_id),
+            profile=profile,
+        )
+
+
 def export_run(
     run: RunData,
     catalog: Catalog | None = None,
@@ -139,26 +147,21 @@ def export_run(
 ) -> dict[str, Any]:
     """The whole run as one document; `labels` renames systems (several runs, one viewer)."""
     labels = labels or {}
-    buckets = {s.sample_id: s.bucket for s in run.sample_records}
-    profiles = {s.sample_id: s.target_profile for s in run.sample_records}
-    calls = calls_by_dialogue(run.call_records)
-    tool_calls = calls_by_dialogue(run.tool_call_records)
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "run": run_summary(run, run_index, labels),
-        "samples": [export_sample(s, run_index, catalog) for s in run.sample_records],
-        "dialogues": [
-            export_dialogue(
-                r,
-                run_index=run_index,
-                label=labels.get(r.system, r.system),
-                bucket=buckets.get(r.sample_id),
-                calls=calls.get(r.dialogue_id, []),
-                catalog=catalog,
-                tool_calls=tool_calls.get(r.dialogue_id, []),
-                profile=profiles.get(r.sample_id, ()),
-            )
-            for r in run.results
-        ],
-    }
+    with run.store() as store:
+        samples = list(store.iter_samples())
+        known = {s.sample_id: (s.bucket, s.target_profile) for s in samples}
+        dialogues = export_dialogues(
+            store,
+            store.iter_results(),
+            run_index=run_index,
+            labels=labels,
+            catalog=catalog,
+            sample_of=lambda sid: known.get(sid, (None, ())),
+        )
+        return {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "run": run_summary(run, run_index, labels),
+            "samples": [export_sample(s, run_index, catalog) for s in samples],
+            "dialogues": list(dialogues),
+        }

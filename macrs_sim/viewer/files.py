@@ -9,6 +9,8 @@ still, every `</` in it is written `<\\/` (the same string in JSON), so no model
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ import jinja2
 import pydantic_core
 
 CHUNK_DIR = "data/chunks"
+Span = tuple[int, int]  # (offset, length) of a value in a file
 
 
 def chunk_name(index: int) -> str:
@@ -29,16 +32,61 @@ def to_json(value: Any) -> bytes:
     return pydantic_core.to_json(value, inf_nan_mode="null")
 
 
+def js_safe(data: bytes) -> bytes:
+    """JSON with every `</` written `<\\/` (the same string)."""
+    return data.replace(b"</", b"<\\/")
+
+
 def write_js_call(path: Path, call: str, *args: Any) -> None:
     """`call(arg, ...);` with each argument as a JSON literal, in UTF-8."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = b", ".join(to_json(a) for a in args).replace(b"</", b"<\\/")
-    path.write_bytes(f"{call}(".encode() + data + b");\n")
+    write_js_parts(path, call, [b", ".join(to_json(a) for a in args)])
 
 
-def write_json(path: Path, value: Any) -> None:
+def write_js_parts(path: Path, call: str, parts: Iterable[bytes]) -> None:
+    """`call(...);` whose arguments are the JSON `parts` joined; each part is made safe on
+    its own, as no `</` spans two parts of JSON cut between a value and its punctuation."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(to_json(value) + b"\n")
+    with path.open("wb") as file:
+        file.write(f"{call}(".encode())
+        for part in parts:
+            file.write(js_safe(part))
+        file.write(b");\n")
+
+
+class Pieces:
+    """A file written piece by piece; `item` writes a value of the list being written.
+
+    Made safe for a data script piece by piece (js_safe), which is the same as the
+    whole: a `</` never spans two pieces, each whole JSON values and punctuation."""
+
+    def __init__(self, path: Path, escape: bool) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.file = path.open("w+b")
+        self._escape, self._pos, self._first = escape, 0, True
+
+    def raw(self, data: bytes, list_starts: bool = False) -> None:
+        data = js_safe(data) if self._escape else data
+        self.file.write(data)
+        self._pos += len(data)
+        if list_starts:
+            self._first = True
+
+    def item(self, value: Any) -> Span:
+        if not self._first:
+            self.raw(b",")
+        self._first = False
+        start = self._pos
+        self.raw(to_json(value))
+        return start, self._pos - start
+
+    def read(self, span: Span) -> bytes:
+        self.file.flush()
+        return os.pread(self.file.fileno(), span[1], span[0])
+
+
+def open_list(head: dict[str, Any], key: str) -> bytes:
+    """`head` as JSON up to its closing brace, then `key` and the opening of its list."""
+    return to_json(head)[:-1] + b"," + to_json(key) + b":["
 
 
 def copy_static(site: Path) -> list[str]:

@@ -26,8 +26,9 @@ from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.popularity import bucket_labels
 from macrs_sim.errors import DataError
 from macrs_sim.viewer import files, results
-from macrs_sim.viewer.export import export_run
-from macrs_sim.viewer.split import DEFAULT_CHUNK_DIALOGUES, INDEX_COLUMNS, split_runs
+from macrs_sim.viewer.build import IndexFile, write_runs
+from macrs_sim.viewer.export import run_summary
+from macrs_sim.viewer.split import DEFAULT_CHUNK_DIALOGUES, INDEX_COLUMNS
 
 INDEX_FORMAT = "macrs-sim/view-index"
 INDEX_VERSION = 1
@@ -76,21 +77,26 @@ def _check_out(out: Path) -> None:
         )
 
 
-def _index(
-    runs: Sequence[RunData], exports: list[dict[str, Any]], rows: list[list[Any]], title: str
-) -> dict[str, Any]:
-    status_col, bucket_col = INDEX_COLUMNS.index("status"), INDEX_COLUMNS.index("bucket")
+def _index_head(title: str) -> dict[str, Any]:
+    """data/index.js's keys before its rows."""
     return {
         "format": INDEX_FORMAT,
         "version": INDEX_VERSION,
         "title": title,
         "generated_at": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "columns": list(INDEX_COLUMNS),
-        "rows": rows,
-        "runs": [doc["run"] for doc in exports],
-        "systems": [s["label"] for doc in exports for s in doc["run"]["systems"]],
-        "statuses": sorted({str(r[status_col]) for r in rows}),
-        "buckets": bucket_order(runs, {r[bucket_col] for r in rows if r[bucket_col]}),
+    }
+
+
+def _index_tail(
+    runs: Sequence[RunData], summaries: list[dict[str, Any]], index: IndexFile
+) -> dict[str, Any]:
+    """data/index.js's keys after its rows: the runs, and what the rows add up to."""
+    return {
+        "runs": summaries,
+        "systems": [s["label"] for summary in summaries for s in summary["systems"]],
+        "statuses": sorted(index.statuses),
+        "buckets": bucket_order(runs, index.buckets),
         "chunk_dir": files.CHUNK_DIR,
     }
 
@@ -100,32 +106,26 @@ def _fill(
 ) -> tuple[int, int]:
     cmp = combine_runs(runs)
     labels = system_labels(runs, cmp)
-    exports = [
-        export_run(run, catalog_for(run) if catalog_for else None, run_index=k, labels=labels[k])
-        for k, run in enumerate(runs)
-    ]
-    rows, chunks = split_runs(exports, chunk_dialogues)
+    summaries = [run_summary(run, k, labels[k]) for k, run in enumerate(runs)]
     title = runs[0].name if len(runs) == 1 else "Comparison: " + ", ".join(r.name for r in runs)
-    for k, doc in enumerate(exports):
-        files.write_json(site / "data" / "export" / f"run-{k}.json", doc)
-    for n, chunk in enumerate(chunks):
-        path = site / files.CHUNK_DIR / files.chunk_name(n)
-        files.write_js_call(path, "MV.chunkLoaded", n, chunk.payload())
-    files.write_js_call(
-        site / "data" / "index.js", "MV.indexLoaded", _index(runs, exports, rows, title)
-    )
+    index = IndexFile(site / "data" / "index.js", _index_head(title))
+    try:
+        chunks = write_runs(site, runs, catalog_for, summaries, labels, index, chunk_dialogues)
+        index.finish(_index_tail(runs, summaries, index))
+    finally:
+        index.file.close()
     files.copy_static(site)
     files.render_page(
         site,
         "index.html.j2",
         title=title,
-        runs=[doc["run"] for doc in exports],
+        runs=summaries,
         notes=cmp.notes,
         metrics=results.metrics_tables(cmp),
         reports=results.run_reports(runs, site),
     )
     (site / MARKER).write_text("built by macrs-sim view\n", encoding="utf-8")
-    return len(rows), len(chunks)
+    return index.rows, chunks
 
 
 def _swap_in(built: Path, out: Path) -> None:

@@ -3,10 +3,15 @@
 The list page loads only the index (one short row per dialogue); a dialogue's full record
 lives in a chunk file loaded when it is opened. All dialogues of one sample share a chunk,
 so the side-by-side view of a sample across systems loads a single file.
+
+`plan_chunks` decides the chunks from the dialogues' sample ids alone, so a site of any
+size is planned before a dialogue is read (viewer/build.py); `split_runs` applies the plan
+to exports held in memory.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +44,50 @@ class Chunk:
 
     def payload(self) -> dict[str, Any]:
         return {"dialogues": self.dialogues, "samples": self.samples}
+
+
+@dataclass(frozen=True)
+class ChunkPlan:
+    """Dialogues by their position in all runs' dialogues (run by run, in store order):
+    `chunk_of[g]` is dialogue g's chunk; chunk n holds `members[bounds[n]:bounds[n + 1]]`,
+    in the order it lists them."""
+
+    chunk_of: array[int]
+    members: array[int]
+    bounds: array[int]
+
+    @property
+    def count(self) -> int:
+        return len(self.bounds) - 1
+
+    def members_of(self, chunk: int) -> array[int]:
+        return self.members[self.bounds[chunk] : self.bounds[chunk + 1]]
+
+
+def plan_chunks(
+    sample_ids: Sequence[str], chunk_dialogues: int = DEFAULT_CHUNK_DIALOGUES
+) -> ChunkPlan:
+    """Chunks of about `chunk_dialogues` dialogues: samples in the order first met, each
+    with all its dialogues (across runs too) in their order, so one chunk may exceed the
+    size by the systems of its last sample."""
+    group_of: dict[str, int] = {}
+    codes = array("q", (group_of.setdefault(s, len(group_of)) for s in sample_ids))
+    sizes = array("q", bytes(8 * len(group_of)))
+    for code in codes:
+        sizes[code] += 1
+    chunk_of_group, starts, bounds = array("q"), array("q"), array("q", [0])
+    for size in sizes:
+        if len(bounds) == 1 or bounds[-1] - bounds[-2] >= chunk_dialogues:
+            bounds.append(bounds[-1])
+        chunk_of_group.append(len(bounds) - 2)
+        starts.append(bounds[-1])
+        bounds[-1] += size
+    members = array("q", bytes(8 * len(codes)))
+    for g, code in enumerate(codes):
+        members[starts[code]] = g
+        starts[code] += 1
+    chunk_of = array("q", (chunk_of_group[c] for c in codes))
+    return ChunkPlan(chunk_of, members, bounds)
 
 
 def sample_key(run_index: int, sample_id: str) -> str:
@@ -80,27 +129,16 @@ def index_row(dialogue: dict[str, Any], chunk: int) -> list[Any]:
 def split_runs(
     exports: Sequence[dict[str, Any]], chunk_dialogues: int = DEFAULT_CHUNK_DIALOGUES
 ) -> tuple[list[list[Any]], list[Chunk]]:
-    """Index rows (in run, then store order) and chunks of about `chunk_dialogues` each.
-
-    A sample's dialogues (across runs too) are never split over two chunks, so one chunk
-    may exceed the size by the systems of its last sample.
-    """
-    by_sample: dict[str, list[dict[str, Any]]] = {}
-    for doc in exports:
-        for d in doc["dialogues"]:
-            by_sample.setdefault(d["sample_id"], []).append(d)
+    """Index rows (in run, then store order) and the chunks of `plan_chunks`."""
+    dialogues = [d for doc in exports for d in doc["dialogues"]]
+    plan = plan_chunks([d["sample_id"] for d in dialogues], chunk_dialogues)
     samples = {sample_key(s["run"], s["sample_id"]): s for doc in exports for s in doc["samples"]}
-    chunk_of: dict[int, int] = {}
-    chunks: list[Chunk] = []
-    for group in by_sample.values():
-        if not chunks or len(chunks[-1].dialogues) >= chunk_dialogues:
-            chunks.append(Chunk())
-        chunk = chunks[-1]
-        for d in group:
-            chunk_of[id(d)] = len(chunks) - 1
-            chunk.dialogues.append(d)
-            key = sample_key(d["run"], d["sample_id"])
+    chunks = [Chunk() for _ in range(plan.count)]
+    for n, chunk in enumerate(chunks):
+        for g in plan.members_of(n):
+            chunk.dialogues.append(dialogues[g])
+            key = sample_key(dialogues[g]["run"], dialogues[g]["sample_id"])
             if key in samples:
                 chunk.samples[key] = samples[key]
-    rows = [index_row(d, chunk_of[id(d)]) for doc in exports for d in doc["dialogues"]]
+    rows = [index_row(d, plan.chunk_of[g]) for g, d in enumerate(dialogues)]
     return rows, chunks

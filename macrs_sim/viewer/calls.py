@@ -1,0 +1,67 @@
+"""A dialogue's model and tool calls, read beside its dialogue: a second cursor over a
+calls table in the order the dialogues are stored, merged one dialogue at a time.
+
+    calls, tool_calls = DialogueCalls.of(store)
+    for result in store.iter_results():
+        mine = calls.take(result.dialogue_id)
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from macrs_sim.protocol import LLMCallRecord, ToolCallRecord
+from macrs_sim.store import RunStore
+from macrs_sim.store_read import call, decode_rows
+from macrs_sim.store_rows import TOOL_COLS, tool_record
+
+# Call fields the dialogue already says (its id and system) are left out of each call.
+_CALL_SKIP = {"dialogue_id", "system"}
+_HAS_TOOLS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'"
+
+
+def _calls_sql(table: str, columns: Iterable[str]) -> str:
+    """The table's calls of stored dialogues, in the order `iter_results` yields those."""
+    cols = ", ".join(f"c.{c.strip()}" for c in ("id", *columns))
+    return (
+        f"SELECT {cols} FROM {table} c JOIN dialogues d USING (dialogue_id) ORDER BY d.rowid, c.id"
+    )
+
+
+class DialogueCalls:
+    """Each dialogue's model (or tool) calls as plain dicts (every field of the record but
+    the two skipped), handed out one dialogue at a time as the dialogues are read.
+
+    Read field by field rather than with model_dump: a large run has ~50 calls a dialogue,
+    and this is several times faster; the fields are JSON values (a tool's `input` a dict).
+    """
+
+    def __init__(self, records: Iterator[LLMCallRecord | ToolCallRecord]) -> None:
+        self._records = records
+        self._fields: list[str] | None = None
+        self._pending = next(records, None)
+
+    def take(self, dialogue_id: str) -> list[dict[str, Any]]:
+        """The calls of `dialogue_id`: the next dialogue of the order they are read in."""
+        found: list[dict[str, Any]] = []
+        while self._pending is not None and self._pending.dialogue_id == dialogue_id:
+            rec = self._pending
+            if self._fields is None:
+                self._fields = [f for f in type(rec).model_fields if f not in _CALL_SKIP]
+            found.append({f: getattr(rec, f) for f in self._fields})
+            self._pending = next(self._records, None)
+        return found
+
+    @classmethod
+    def of(cls, store: RunStore) -> tuple[DialogueCalls, DialogueCalls]:
+        """The store's model calls and tool calls, each in the dialogues' store order."""
+        llm = store.query(_calls_sql("llm_calls", LLMCallRecord.model_fields))
+        tools: Iterable[sqlite3.Row] = ()
+        if store.query(_HAS_TOOLS).fetchone() is not None:
+            tools = store.query(_calls_sql("tool_calls", TOOL_COLS.split(",")))
+        return (
+            cls(decode_rows(store.path, "llm_calls", llm, lambda r: r["id"], call)),
+            cls(decode_rows(store.path, "tool_calls", tools, lambda r: r["id"], tool_record)),
+        )
