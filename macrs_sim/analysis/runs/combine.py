@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import pandas as pd
 
@@ -61,8 +62,6 @@ class Comparison:
     results: ComparisonResults
     dialogues: pd.DataFrame
     turns: pd.DataFrame
-    calls: pd.DataFrame
-    tool_calls: pd.DataFrame
     paired: bool
     notes: list[str] = field(default_factory=list)
     # Dialogue id (as relabelled) -> the run it came from.
@@ -74,6 +73,22 @@ class Comparison:
 
     def run_of(self, result: DialogueResult) -> RunData:
         return self.origin[result.dialogue_id]
+
+    @cached_property
+    def calls(self) -> pd.DataFrame:
+        """Every run's LLM calls, relabelled; built on first use (`view` never needs them)."""
+        return self._merged("calls")
+
+    @cached_property
+    def tool_calls(self) -> pd.DataFrame:
+        return self._merged("tool_calls")
+
+    def _merged(self, key: str) -> pd.DataFrame:
+        frames = [
+            _frame(run, key, names)
+            for run, names in zip(self.runs, self.results.labels, strict=True)
+        ]
+        return pd.concat(frames, ignore_index=True)
 
     def samples_of(self, result: DialogueResult) -> Sample | None:
         """The sample a (relabelled) result talked to, from its own run."""
@@ -132,7 +147,10 @@ def _relabel(result: DialogueResult, names: dict[str, str]) -> DialogueResult:
 
 
 def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
-    frame: pd.DataFrame = getattr(run, "act_turns" if key == "turns" else key).copy()
+    if key == "calls" and "calls" not in vars(run):
+        frame = run.read_calls()  # a fresh frame, not kept on the run: no second copy
+    else:
+        frame = getattr(run, "act_turns" if key == "turns" else key).copy()
     renamed = {s: n for s, n in names.items() if s != n}
     if renamed and "dialogue_id" in frame:
         mask = frame["system"].isin(renamed)
@@ -153,8 +171,6 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
     frames: dict[str, list[pd.DataFrame]] = {
         "dialogues": [],
         "turns": [],
-        "calls": [],
-        "tool_calls": [],
     }
     for run, names in zip(runs, labels, strict=True):
         systems += [replace(s, name=names[s.name]) for s in run.systems]
@@ -170,8 +186,6 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
         ComparisonResults(runs, labels),
         merged["dialogues"],
         merged["turns"],
-        merged["calls"],
-        merged["tool_calls"],
         paired,
         notes,
         origin,

@@ -6,9 +6,11 @@ dialogue ids) are shared, so a frame of a million turns costs pointers, not copi
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from macrs_sim.analysis.metrics.outcomes import is_hit
@@ -124,15 +126,59 @@ def _call_values(row: Any, text: Interned) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
+class _CallColumns:
+    """The calls frame's columns as they are read: numbers in typed arrays, text as shared
+    str objects, so a million calls cost about 70 bytes each, not a tuple and its objects."""
+
+    NUMBERS = {"prompt_tokens": "q", "completion_tokens": "q", "latency_s": "d"}
+
+    def __init__(self) -> None:
+        self.text: dict[str, list[str | None]] = {
+            c: [] for c in ("dialogue_id", "system", "role", "model", "error")
+        }
+        self.numbers = {c: array(code) for c, code in self.NUMBERS.items()}
+        self.flags = {"cached": bytearray(), "ok": bytearray()}
+        self.turns: array[int] = array("q")
+        self.turn_known = bytearray()
+
+    def add(self, values: tuple[Any, ...]) -> None:
+        d, s, role, turn, model, prompt, completion, latency, cached, ok, error = values
+        for column, value in zip(self.text, (d, s, role, model, error), strict=True):
+            self.text[column].append(value)
+        for column, value in zip(self.numbers, (prompt, completion, latency), strict=True):
+            self.numbers[column].append(value)
+        self.flags["cached"].append(cached)
+        self.flags["ok"].append(ok)
+        self.turns.append(0 if turn is None else turn)
+        self.turn_known.append(turn is not None)
+
+    def _turn(self) -> Any:
+        """As pandas infers it from the values: int64, float64 with NaN, or None objects."""
+        known = np.frombuffer(self.turn_known, dtype=bool)
+        turns = np.frombuffer(self.turns, dtype=np.int64)
+        if known.all():
+            return turns
+        if not known.any():
+            return np.full(len(known), None, dtype=object)
+        return np.where(known, turns.astype(float), np.nan)
+
+    def frame(self) -> pd.DataFrame:
+        data: dict[str, Any] = {c: pd.Series(v, dtype=None) for c, v in self.text.items()}
+        data |= {c: np.frombuffer(v, dtype=v.typecode) for c, v in self.numbers.items()}
+        data |= {c: np.frombuffer(v, dtype=bool) for c, v in self.flags.items()}
+        data["turn"] = self._turn()
+        return pd.DataFrame({c: data[c] for c in CALL_COLUMNS})
+
+
 def calls_frame(store: RunStore) -> pd.DataFrame:
     """Every LLM call as a row (LLMCallRecord's fields), in the order stored."""
-    text, rows = Interned(), []
+    text, columns = Interned(), _CallColumns()
     cursor = store.query(f"SELECT id, {', '.join(CALL_COLUMNS)} FROM llm_calls ORDER BY id")
     for row in cursor:
         try:
-            rows.append(_call_values(row, text))
+            columns.add(_call_values(row, text))
         except (TypeError, ValueError, KeyError) as exc:
             raise damaged(store.path, "llm_calls", str(row["id"]), exc) from None
-    if not rows:
+    if not columns.turn_known:
         return pd.DataFrame(columns=CALL_COLUMNS)
-    return pd.DataFrame.from_records(rows, columns=CALL_COLUMNS)
+    return columns.frame()

@@ -66,8 +66,6 @@ class RunData:
         systems: list[SystemInfo],
         pass_: LoadPass,
         samples: pd.DataFrame,
-        calls: pd.DataFrame,
-        tool_calls: list[ToolCallRecord],
     ) -> None:
         self.path = path
         self.name = meta.get("scenario_name", path.name)
@@ -79,9 +77,6 @@ class RunData:
         self.act_turns = pass_.act_turns()
         self.max_turns = pass_.max_turns
         self.samples = samples
-        self.calls = calls
-        self.tool_call_records = tool_calls
-        self.tool_calls = tool_calls_frame(tool_calls)
         self._finished = len(self.dialogues)
 
     def __repr__(self) -> str:
@@ -109,6 +104,26 @@ class RunData:
     def call_records(self) -> list[LLMCallRecord]:
         with self.store() as store:
             return store.read_calls()
+
+    @cached_property
+    def calls(self) -> pd.DataFrame:
+        """Every LLM call as a row (LLMCallRecord's fields); read on first use."""
+        return self.read_calls()
+
+    def read_calls(self) -> pd.DataFrame:
+        """`calls`, read from the store again and not kept."""
+        with self.store() as store:
+            return calls_frame(store)
+
+    @cached_property
+    def tool_call_records(self) -> list[ToolCallRecord]:
+        with self.store() as store:
+            return store.read_tool_calls()
+
+    @cached_property
+    def tool_calls(self) -> pd.DataFrame:
+        """One row a tool call (TOOL_CALL_COLUMNS); empty for systems without tools."""
+        return tool_calls_frame(self.tool_call_records)
 
     @cached_property
     def turns(self) -> pd.DataFrame:
@@ -216,11 +231,9 @@ def load_run(path: str | Path) -> RunData:
         pass_ = LoadPass(buckets)
         for result in store.iter_results():
             pass_.add(result)
-        calls = calls_frame(store)
-        tool_calls = store.read_tool_calls()
     scenario = _scenario(path)
     systems = _systems(meta, scenario, list(pass_.systems))
-    return RunData(path, meta, scenario, systems, pass_, samples, calls, tool_calls)
+    return RunData(path, meta, scenario, systems, pass_, samples)
 
 
 TOOL_CALL_COLUMNS = list(ToolCallRecord.model_fields)
