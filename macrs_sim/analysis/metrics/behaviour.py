@@ -130,6 +130,10 @@ class BehaviourTally:
                     self.turns[f"{f.side}_{check}"] += 1
                     self.hits[f"{f.side}_{check}"] += int(check in f.checks)
 
+    def merge(self, other: BehaviourTally) -> None:
+        self.hits.update(other.hits)
+        self.turns.update(other.turns)
+
     def freeze(self) -> dict[str, tuple[int, int]]:
         """'user_echo' -> (count, turns), every check of both sides, in column order."""
         names = [f"user_{c}" for c in USER_CHECKS] + [f"system_{c}" for c in SYSTEM_CHECKS]

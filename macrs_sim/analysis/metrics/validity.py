@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Protocol
 
 from macrs_sim.analysis.metrics.behaviour import BehaviourTally, dialogue_flags
@@ -140,6 +140,19 @@ class _Tally:
         for ref in (*refs, *result.final_list):
             self._add_title(ref)
 
+    def merge(self, other: _Tally) -> None:
+        """Add `other`'s counts (one dialogue's, counted once for its system and overall)."""
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if isinstance(mine, int):
+                setattr(self, f.name, mine + theirs)
+            elif isinstance(mine, Counter):
+                mine.update(theirs)
+            elif isinstance(mine, list):
+                mine.extend(theirs)
+            else:
+                mine.merge(theirs)
+
     def _add_exchange(self, ex: Exchange, guard: LeakGuard, attrs: ItemAttributes) -> None:
         system, user = ex.system, ex.user
         self.user_turns += 1
@@ -236,7 +249,9 @@ def validity_stats(
     for result in results:
         guard, attrs, sample = _target(result, samples, catalog)
         profile = sample.target_profile
-        tallies.setdefault(result.system, _Tally()).add(result, guard, attrs, profile)
-        overall.add(result, guard, attrs, profile)
+        one = _Tally()  # the dialogue's counts, worked out once
+        one.add(result, guard, attrs, profile)
+        tallies.setdefault(result.system, _Tally()).merge(one)
+        overall.merge(one)
     rows = [tally.freeze(system, catalog) for system, tally in tallies.items()]
     return [*rows, overall.freeze(OVERALL, catalog)]
