@@ -100,10 +100,24 @@ def render_cost_markdown(
         return "## Cost\n\nNo LLM calls were recorded.\n"
     per_system = cost_table(calls, ["system"], prices)
     per_role = cost_table(calls, ["system", "role"], prices)
-    parts = ["## Cost", "", "Per system:", "", frame_markdown(per_system)]
-    parts += ["", "Per system and role:", "", frame_markdown(per_role)]
+    per_turn = None
     if with_turns:
         per_turn = cost_table(calls[calls["turn"].notna()], ["system", "turn"], prices)
+    return render_cost_tables(per_system, per_role, per_turn, prices)
+
+
+def render_cost_tables(
+    per_system: pd.DataFrame,
+    per_role: pd.DataFrame,
+    per_turn: pd.DataFrame | None,
+    prices: Mapping[str, Price] | None,
+) -> str:
+    """`## Cost` from the tables (cost_table's, or a CallTally's); no calls: one line."""
+    if per_system.empty:
+        return "## Cost\n\nNo LLM calls were recorded.\n"
+    parts = ["## Cost", "", "Per system:", "", frame_markdown(per_system)]
+    parts += ["", "Per system and role:", "", frame_markdown(per_role)]
+    if per_turn is not None:
         per_turn["turn"] = per_turn["turn"].astype(int)
         parts += ["", "Per system and turn:", "", frame_markdown(per_turn)]
     parts += [

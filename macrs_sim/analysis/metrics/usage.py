@@ -12,7 +12,9 @@ sample preparation belong to no system and are not counted here (see the cost ta
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
@@ -51,24 +53,43 @@ def _ratio(part: float, whole: int) -> float:
     return part / whole if whole else math.nan
 
 
+@dataclass(frozen=True)
+class LLMUsage:
+    """A system's own LLM calls: all of them, those in a stored turn, and their tokens."""
+
+    calls: int
+    in_turns: int
+    tokens_in_turns: int
+
+
+def _llm_usage(calls: pd.DataFrame, system: str, ids: set[str], keys: set[Any]) -> LLMUsage:
+    llm = _own(calls, system, ids)
+    llm_in = _in_turns(llm, keys)
+    tokens = int(llm_in["prompt_tokens"].sum() + llm_in["completion_tokens"].sum())
+    return LLMUsage(len(llm), len(llm_in), tokens)
+
+
 def _row(
-    system: str, dialogues: pd.DataFrame, turns: pd.DataFrame, calls: pd.DataFrame,
-    tool_calls: pd.DataFrame,
+    system: str, dialogues: pd.DataFrame, turns: pd.DataFrame,
+    calls: pd.DataFrame | Mapping[str, LLMUsage], tool_calls: pd.DataFrame,
 ) -> dict[str, object]:  # fmt: skip
     ids = set(dialogues.loc[dialogues["system"] == system, "dialogue_id"])
     own_turns = turns[turns["system"] == system]
     pairs = zip(own_turns["dialogue_id"], own_turns["turn"], strict=True)
     keys = {(str(d), int(t)) for d, t in pairs}
-    llm, tools = _own(calls, system, ids), _own(tool_calls, system, ids)
-    llm_in, tools_in = _in_turns(llm, keys), _in_turns(tools, keys)
-    tokens = int(llm_in["prompt_tokens"].sum() + llm_in["completion_tokens"].sum())
+    if isinstance(calls, pd.DataFrame):
+        llm = _llm_usage(calls, system, ids, keys)
+    else:
+        llm = calls.get(system, LLMUsage(0, 0, 0))
+    tools = _own(tool_calls, system, ids)
+    tools_in = _in_turns(tools, keys)
     return {
         "system": system,
         "dialogues": len(ids),
         "turns": len(keys),
-        "llm_calls_per_turn": _ratio(len(llm_in), len(keys)),
-        "tokens_per_turn": _ratio(tokens, len(keys)),
-        "llm_calls_per_dialogue": _ratio(len(llm), len(ids)),
+        "llm_calls_per_turn": _ratio(llm.in_turns, len(keys)),
+        "tokens_per_turn": _ratio(llm.tokens_in_turns, len(keys)),
+        "llm_calls_per_dialogue": _ratio(llm.calls, len(ids)),
         "tool_calls_per_turn": _ratio(len(tools_in), len(keys)),
         "tool_calls_per_dialogue": _ratio(len(tools), len(ids)),
         "tool_calls": len(tools),
@@ -79,11 +100,12 @@ def _row(
 def usage_table(
     dialogues: pd.DataFrame,
     turns: pd.DataFrame,
-    calls: pd.DataFrame,
+    calls: pd.DataFrame | Mapping[str, LLMUsage],
     tool_calls: pd.DataFrame,
     systems: Sequence[str],
 ) -> pd.DataFrame:
-    """One row per system (in `systems`' order): calls and tokens per turn and dialogue."""
+    """One row per system (in `systems`' order): calls and tokens per turn and dialogue.
+    `calls`: every call, or each system's LLMUsage as a CallTally counted it."""
     rows = [_row(s, dialogues, turns, calls, tool_calls) for s in systems]
     return pd.DataFrame(rows, columns=USAGE_COLUMNS)
 

@@ -22,7 +22,7 @@ from macrs_sim.analysis.figures import plots
 from macrs_sim.analysis.figures.transition_plot import plot_transition_graphs
 from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics import acts, transitions
-from macrs_sim.analysis.metrics.cost import cost_table, render_cost_markdown, run_prices
+from macrs_sim.analysis.metrics.cost import render_cost_tables, run_prices
 from macrs_sim.analysis.metrics.outcomes import metrics_frame, metrics_from_dialogues
 from macrs_sim.analysis.metrics.table1 import render_table1_markdown, table1
 from macrs_sim.analysis.metrics.usage import render_usage_markdown, usage_table
@@ -37,6 +37,7 @@ from macrs_sim.analysis.report.sections import (
 )
 from macrs_sim.analysis.report.split import render_split_index, split_note
 from macrs_sim.analysis.report.summary import run_catalog
+from macrs_sim.analysis.runs.calls import tally_calls
 from macrs_sim.analysis.runs.combine import Comparison, combine_runs
 from macrs_sim.analysis.runs.load import RunData, load_run
 from macrs_sim.data.catalog import Catalog
@@ -178,6 +179,8 @@ def _write_report(
     )
     tables["table1"] = t1
     title = options.title or _default_title(runs)
+    prices = run_prices(r.scenario for r in runs)
+    calls = tally_calls(cmp, prices)  # every call read once, first: a damaged row fails here
     metrics = metrics_from_dialogues(cmp.dialogues)
     metrics.sort(key=lambda m: cmp.system_names.index(m.system))
     completed = metrics_from_dialogues(cmp.dialogues, completed_only=True)
@@ -188,7 +191,7 @@ def _write_report(
         "",
         *runs_section(cmp, [*options.extra_notes]),
         "",
-        summary_section(metrics, cmp),
+        summary_section(metrics, cmp, calls),
         "## Results (Table 1)",
         "",
     ]
@@ -201,11 +204,12 @@ def _write_report(
     ]
     md += [*_figures(cmp, out, tables), "", *_transitions(cmp, out, tables)]
     md += ["", judge_section(cmp, tables), validity_section(cmp, out, catalog_for)]
-    prices = run_prices(r.scenario for r in runs)
-    md += [render_cost_markdown(cmp.calls, prices=prices)]
+    per_turn = calls.table(["system", "turn"], turns_only=True)
+    md += [render_cost_tables(calls.table(["system"]), calls.table(["system", "role"]), per_turn,
+                              prices)]  # fmt: skip
     for by in (["system"], ["system", "role"], ["system", "turn"]):
-        tables["cost_by_" + "_".join(by)] = cost_table(cmp.calls, by, prices)
-    usage = usage_table(cmp.dialogues, cmp.turns, cmp.calls, cmp.tool_calls, cmp.system_names)
+        tables["cost_by_" + "_".join(by)] = calls.table(by)
+    usage = usage_table(cmp.dialogues, cmp.turns, calls.usage(), cmp.tool_calls, cmp.system_names)
     tables["calls_per_turn"] = usage
     md += [render_usage_markdown(usage)]
     md += [case_study_section(cmp, options.case_ids, options.explain, catalog_for)]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from macrs_sim.analysis.atomic import write_csv_atomic
+from macrs_sim.analysis.metrics.call_tally import CallTally
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics
 from macrs_sim.analysis.metrics.validity import ValidityStats, validity_stats
 from macrs_sim.analysis.report.summary import render_markdown
@@ -53,16 +54,15 @@ def runs_section(cmp: Comparison, notes: list[str]) -> list[str]:
     return lines + ([""] + [f"- {n}" for n in all_notes] if all_notes else [])
 
 
-def summary_section(metrics: Sequence[SystemMetrics], cmp: Comparison) -> str:
+def summary_section(metrics: Sequence[SystemMetrics], cmp: Comparison, calls: CallTally) -> str:
     """The at-a-glance table (no intervals), with the run's size and token bill."""
-    calls = cmp.calls
-    prompt, completion = int(calls["prompt_tokens"].sum()), int(calls["completion_tokens"].sum())
+    prompt, completion = calls.prompt_tokens, calls.completion_tokens
     errors = sum(m.n_errors for m in metrics)
     notes = [
         f"{len(cmp.dialogues)} dialogues, {errors} ended in an error. Every rate divides by all "
         "of a system's dialogues, as the paper divides by all N test samples: an error counts "
         "as a failure (max_turns + 1 turns, no hit).",
-        f"{len(calls)} LLM calls, {prompt + completion} tokens "
+        f"{calls.n} LLM calls, {prompt + completion} tokens "
         f"({prompt} prompt, {completion} completion).",
     ]
     tools = cmp.tool_calls

@@ -7,7 +7,7 @@ dialogue ids) are shared, so a frame of a million turns costs pointers, not copi
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -170,15 +170,24 @@ class _CallColumns:
         return pd.DataFrame({c: data[c] for c in CALL_COLUMNS})
 
 
-def calls_frame(store: RunStore) -> pd.DataFrame:
-    """Every LLM call as a row (LLMCallRecord's fields), in the order stored."""
-    text, columns = Interned(), _CallColumns()
+def iter_call_values(store: RunStore) -> Iterator[tuple[Any, ...]]:
+    """Each call's values (CALL_COLUMNS' order) in the order stored; a damaged row is one
+    DataError naming the store, the table and the row."""
+    text = Interned()
     cursor = store.query(f"SELECT id, {', '.join(CALL_COLUMNS)} FROM llm_calls ORDER BY id")
     for row in cursor:
         try:
-            columns.add(_call_values(row, text))
+            values = _call_values(row, text)
         except (TypeError, ValueError, KeyError) as exc:
             raise damaged(store.path, "llm_calls", str(row["id"]), exc) from None
+        yield values
+
+
+def calls_frame(store: RunStore) -> pd.DataFrame:
+    """Every LLM call as a row (LLMCallRecord's fields), in the order stored."""
+    columns = _CallColumns()
+    for values in iter_call_values(store):
+        columns.add(values)
     if not columns.turn_known:
         return pd.DataFrame(columns=CALL_COLUMNS)
     return columns.frame()
