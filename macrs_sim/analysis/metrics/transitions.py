@@ -90,14 +90,20 @@ def entropy_bits(counts: Iterable[int]) -> float:
 def act_sequences(turns: pd.DataFrame, system: str) -> list[tuple[list[str], str]]:
     """Per dialogue of `system` (first-appearance order): its acts in turn order and END."""
     rows = turns[turns["system"] == system]
+    # Plain Python over the columns: a pandas group a dialogue costs ~0.5 ms, 50 s at 100k.
+    dialogues: dict[Any, list[tuple[Any, Any, Any]]] = {}
+    columns = (rows["dialogue_id"], rows["turn"], rows["act"], rows["accepted"])
+    for dialogue_id, turn, act, accepted in zip(*columns, strict=True):
+        if pd.notna(dialogue_id):  # as groupby, which leaves out a missing key
+            dialogues.setdefault(dialogue_id, []).append((turn, act, accepted))
     out: list[tuple[list[str], str]] = []
-    for _, dialogue in rows.groupby("dialogue_id", sort=False):
-        ordered = dialogue.sort_values("turn", kind="stable")
-        acts = [str(a) for a in ordered["act"]]
+    for rows_of_dialogue in dialogues.values():
+        ordered = sorted(rows_of_dialogue, key=lambda row: row[0])  # stable, as sort_values
+        acts = [str(act) for _, act, _ in ordered]
         clash = set(acts) & set(RESERVED)
         if clash:
             raise ValueError(f"act name(s) {sorted(clash)} clash with transition markers")
-        last = ordered["accepted"].iloc[-1]
+        last = ordered[-1][2]
         accepted = bool(last) if pd.notna(last) else False
         out.append((acts, SUCCESS if accepted else END))
     return out
