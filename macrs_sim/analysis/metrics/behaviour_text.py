@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -68,6 +69,7 @@ REFUSALS = tuple(
 )
 
 
+@lru_cache(maxsize=4096)  # a turn's text is compared with every earlier one of its dialogue
 def normalise(text: str) -> str:
     """NFKC, lower case, curly apostrophes straight, punctuation gone, spaces collapsed."""
     text = unicodedata.normalize("NFKC", text).lower().replace("’", "'").replace("‘", "'")
