@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "store",
         "store_rows",
         "store_read",
+        "store_stream",
         "redact",
         "textfile",
         "textsafe",

@@ -150,7 +150,8 @@ def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
     if key == "calls" and "calls" not in vars(run):
         frame = run.read_calls()  # a fresh frame, not kept on the run: no second copy
     else:
-        frame = getattr(run, "act_turns" if key == "turns" else key).copy()
+        # A shallow copy: pandas copies on write, so the run's own frame is never changed.
+        frame = getattr(run, "act_turns" if key == "turns" else key).copy(deep=False)
     renamed = {s: n for s, n in names.items() if s != n}
     if renamed and "dialogue_id" in frame:
         mask = frame["system"].isin(renamed)
