@@ -10,25 +10,18 @@ import pytest
 
 from macrs_sim.analysis.metrics.call_tally import Call, CallTally
 from macrs_sim.analysis.metrics.cost import cost_table, frame_markdown
-from macrs_sim.analysis.metrics.usage import usage_table
 from macrs_sim.analysis.runs.frames import CALL_COLUMNS
 from macrs_sim.config import Price
 
 PRICES = {"big": Price(prompt=2.5, completion=10.0), "small": Price(prompt=0.15, completion=0.6)}
-DIALOGUES = pd.DataFrame({"dialogue_id": ["A:s-1", "A:s-2", "B:s-1"], "system": ["A", "A", "B"]})
-# A:s-2 has turns 1 and 3 stored (turn 2 was cut short); B:s-1 has turn 1.
-TURNS = pd.DataFrame(
-    {"dialogue_id": ["A:s-1", "A:s-1", "A:s-2", "A:s-2", "B:s-1"], "system": list("AAAAB"),
-     "turn": [1, 2, 1, 3, 1]}
-)  # fmt: skip
-TOOLS = pd.DataFrame(columns=["dialogue_id", "system", "turn", "ok", "role"])
+DIALOGUES = ["A:s-1", "A:s-2", "B:s-1"]
 
 
 def _calls(seed: int, n: int, with_missing_turns: bool) -> list[Call]:
     rng = random.Random(seed)
     out = []
     for _ in range(n):
-        dialogue = rng.choice([*DIALOGUES["dialogue_id"], "ghost:s-9", None])
+        dialogue = rng.choice([*DIALOGUES, "ghost:s-9", None])
         system = None if dialogue is None else dialogue.split(":")[0]
         turn = rng.choice([1, 2, 3, 6, None] if with_missing_turns else [1, 2, 3, 6])
         out.append(Call(
@@ -46,9 +39,7 @@ def _frame(calls: list[Call]) -> pd.DataFrame:
 
 
 def _tally(calls: list[Call], prices: dict[str, Price] | None) -> CallTally:
-    systems = dict(zip(DIALOGUES["dialogue_id"], DIALOGUES["system"], strict=True))
-    masks = {"A:s-1": 0b110, "A:s-2": 0b1010, "B:s-1": 0b10}
-    tally = CallTally(prices, systems, masks)
+    tally = CallTally(prices)
     for call in calls:
         tally.add(call)
     return tally
@@ -70,27 +61,6 @@ def test_cost_tables_identical(seed: int, missing: bool, prices: dict[str, Price
     got_turns["turn"] = got_turns["turn"].astype(int)
     assert got_turns.to_csv(index=False) == expected_turns.to_csv(index=False)
     assert (tally.n, tally.prompt_tokens) == (len(frame), int(frame["prompt_tokens"].sum()))
-
-
-@pytest.mark.parametrize("seed", [0, 1])
-def test_usage_identical(seed: int) -> None:
-    calls = _calls(seed, 500, True)
-    frame, tally = _frame(calls), _tally(calls, None)
-    expected = usage_table(DIALOGUES, TURNS, frame, TOOLS, ["A", "B"])
-    got = usage_table(DIALOGUES, TURNS, tally.usage(), TOOLS, ["A", "B"])
-    assert got.to_csv(index=False) == expected.to_csv(index=False)
-
-
-def test_usage_by_hand() -> None:
-    calls = [
-        Call("A:s-2", "A", "ask", 3, "big", 10, 1, 0.1, False, True),  # in stored turn 3
-        Call("A:s-2", "A", "ask", 2, "big", 20, 2, 0.1, False, True),  # turn 2 not stored
-        Call("A:s-2", "A", "user", 1, "big", 40, 4, 0.1, False, True),  # the simulator's
-        Call("B:s-1", "A", "ask", 1, "big", 80, 8, 0.1, False, True),  # not A's dialogue
-    ]
-    usage = _tally(calls, None).usage()
-    assert usage["A"].calls == 2 and usage["A"].in_turns == 1
-    assert usage["A"].tokens_in_turns == 11 and "B" not in usage
 
 
 def test_no_calls() -> None:

@@ -93,3 +93,31 @@ def test_the_report_has_the_section_the_csv_and_the_tool_count(tmp_path: Path) -
     assert "| MACRS | 1 | 2 | 2.00 | 220.00 | 4.00 | 0.00 | 0.00 | 0 | 0 |" in section
     csv = (tmp_path / "out" / "tables" / "calls_per_turn.csv").read_text().splitlines()
     assert csv[1] == "IRA,2,4,2.0,220.0,4.5,1.5,3.5,7,1"
+
+
+def test_sql_counts_match_the_frame_counts(tmp_path: Path) -> None:
+    """llm_usage (SQLite, what `report` uses) gives the table the frame of every call gives:
+    the simulator's call, the judge's and the fallback list's are counted as by hand above."""
+    from macrs_sim.analysis.runs.calls import llm_usage
+    from macrs_sim.analysis.runs.combine import combine_runs
+
+    run_dir = _run(tmp_path)
+    with RunStore.open(run_dir / "store.sqlite") as store:  # a call of another's dialogue
+        store.write_calls([_llm("IRA:s-2", "MACRS", "ask", 1)])
+    cmp = combine_runs([load_run(run_dir)])
+    names = ["IRA", "MACRS"]
+    by_sql = usage_table(cmp.dialogues, cmp.turns, llm_usage(cmp), cmp.tool_calls, names)
+    by_frame = usage_table(cmp.dialogues, cmp.turns, cmp.calls, cmp.tool_calls, names)
+    assert by_sql.to_csv(index=False) == by_frame.to_csv(index=False)
+    assert by_sql.astype(object).values.tolist()[0] == [
+        "IRA",
+        2,
+        4,
+        2.0,
+        220.0,
+        4.5,
+        1.5,
+        3.5,
+        7,
+        1,
+    ]

@@ -16,7 +16,6 @@ from typing import Any
 import pandas as pd
 
 from macrs_sim.analysis.metrics.cost import COST_COLUMNS, SAMPLES_LABEL
-from macrs_sim.analysis.metrics.usage import SIMULATOR_ROLES, LLMUsage
 from macrs_sim.config import Price
 from macrs_sim.llm.pricing import PER
 
@@ -61,20 +60,11 @@ class Call:
 
 
 class CallTally:
-    def __init__(
-        self,
-        prices: Mapping[str, Price] | None,
-        dialogue_systems: Mapping[str, str],
-        turn_masks: Mapping[str, int],
-    ) -> None:
-        """`dialogue_systems`: dialogue id -> its system; `turn_masks`: dialogue id -> a bit
-        set of its stored turns (usage counts calls made in those)."""
+    def __init__(self, prices: Mapping[str, Price] | None) -> None:
         self.prices = prices
-        self.dialogue_systems, self.turn_masks = dialogue_systems, turn_masks
         self.groups: dict[tuple[str, ...], dict[tuple[Any, ...], _Sums]] = {
             g: {} for g in GROUPINGS
         }
-        self.own: dict[str, list[int]] = {}  # system -> [calls, in turns, tokens in turns]
         self.n = 0
         self.turn_seen = self.turn_missing = False
 
@@ -94,7 +84,6 @@ class CallTally:
             sums.completion_tokens += call.completion_tokens
             _kahan(sums.latency, call.latency_s)
             _kahan(sums.cost, cost)
-        self._add_usage(call)
 
     def _cost(self, call: Call) -> float:
         if not self.prices or call.cached:
@@ -102,22 +91,6 @@ class CallTally:
         price = self.prices.get(call.model)
         prompt, completion = (price.prompt, price.completion) if price else (0.0, 0.0)
         return (call.prompt_tokens * prompt + call.completion_tokens * completion) / PER
-
-    def _add_usage(self, call: Call) -> None:
-        if call.system is None or call.dialogue_id is None or call.role in SIMULATOR_ROLES:
-            return
-        if self.dialogue_systems.get(call.dialogue_id) != call.system:
-            return
-        own = self.own.setdefault(call.system, [0, 0, 0])
-        own[0] += 1
-        turns = self.turn_masks.get(call.dialogue_id, 0)
-        if call.turn is not None and call.turn >= 0 and turns >> call.turn & 1:
-            own[1] += 1
-            own[2] += call.prompt_tokens + call.completion_tokens
-
-    def usage(self) -> dict[str, LLMUsage]:
-        """Each system's own LLM calls, as usage_table counts them."""
-        return {s: LLMUsage(*counts) for s, counts in self.own.items()}
 
     @property
     def prompt_tokens(self) -> int:

@@ -37,7 +37,7 @@ from macrs_sim.analysis.report.sections import (
 )
 from macrs_sim.analysis.report.split import render_split_index, split_note
 from macrs_sim.analysis.report.summary import run_catalog
-from macrs_sim.analysis.runs.calls import tally_calls
+from macrs_sim.analysis.runs.calls import llm_usage, tally_calls
 from macrs_sim.analysis.runs.combine import Comparison, combine_runs
 from macrs_sim.analysis.runs.load import RunData, load_run
 from macrs_sim.data.catalog import Catalog
@@ -209,7 +209,7 @@ def _write_report(
                               prices)]  # fmt: skip
     for by in (["system"], ["system", "role"], ["system", "turn"]):
         tables["cost_by_" + "_".join(by)] = calls.table(by)
-    usage = usage_table(cmp.dialogues, cmp.turns, calls.usage(), cmp.tool_calls, cmp.system_names)
+    usage = usage_table(cmp.dialogues, cmp.turns, llm_usage(cmp), cmp.tool_calls, cmp.system_names)
     tables["calls_per_turn"] = usage
     md += [render_usage_markdown(usage)]
     md += [case_study_section(cmp, options.case_ids, options.explain, catalog_for)]

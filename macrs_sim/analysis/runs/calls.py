@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from macrs_sim.analysis.metrics.call_tally import Call, CallTally
+from macrs_sim.analysis.metrics.usage import SIMULATOR_ROLES, LLMUsage
 from macrs_sim.analysis.runs.frames import iter_call_values
 from macrs_sim.config import Price
 
@@ -23,21 +24,42 @@ def _relabelled(values: tuple[Any, ...], names: Mapping[str, str]) -> Call:
     return Call(d, label, role, turn, model, prompt, completion, latency, cached, ok)
 
 
-def turn_masks(cmp: Comparison) -> dict[str, int]:
-    """Dialogue id -> a bit set of its stored turn numbers."""
-    masks: dict[str, int] = {}
-    for dialogue_id, turn in zip(cmp.turns["dialogue_id"], cmp.turns["turn"], strict=True):
-        if int(turn) >= 0:
-            masks[dialogue_id] = masks.get(dialogue_id, 0) | 1 << int(turn)
-    return masks
+# A system's own LLM calls (usage.py): in its own dialogues, not the simulator's ("user"),
+# and of those the calls made in a stored turn, with their tokens. Integer sums: exact.
+USAGE_SQL = """
+SELECT c.system AS system, COUNT(*) AS calls, COUNT(t.turn) AS in_turns,
+       COALESCE(SUM(CASE WHEN t.turn IS NOT NULL
+                    THEN c.prompt_tokens + c.completion_tokens END), 0) AS tokens
+FROM llm_calls c
+JOIN dialogues d ON d.dialogue_id = c.dialogue_id AND d.system = c.system
+LEFT JOIN turns t ON t.dialogue_id = c.dialogue_id AND t.turn = c.turn
+WHERE c.role NOT IN ({roles})
+GROUP BY c.system
+"""
 
 
 def tally_calls(cmp: Comparison, prices: Mapping[str, Price] | None) -> CallTally:
     """Every run's calls, one at a time, into one tally (bounded memory at any size)."""
-    systems = dict(zip(cmp.dialogues["dialogue_id"], cmp.dialogues["system"], strict=True))
-    tally = CallTally(prices, systems, turn_masks(cmp))
+    tally = CallTally(prices)
     for run, names in zip(cmp.runs, cmp.results.labels, strict=True):
         with run.store() as store:
             for values in iter_call_values(store):
                 tally.add(_relabelled(values, names))
     return tally
+
+
+def llm_usage(cmp: Comparison) -> dict[str, LLMUsage]:
+    """Each system's own LLM calls as usage_table counts them, counted by SQLite."""
+    out: dict[str, LLMUsage] = {}
+    sql = USAGE_SQL.format(roles=", ".join("?" * len(SIMULATOR_ROLES)))
+    for run, names in zip(cmp.runs, cmp.results.labels, strict=True):
+        with run.store() as store:
+            for row in store.query(sql, sorted(SIMULATOR_ROLES)):
+                label = names.get(row["system"], row["system"])
+                before = out.get(label, LLMUsage(0, 0, 0))
+                out[label] = LLMUsage(
+                    before.calls + int(row["calls"]),
+                    before.in_turns + int(row["in_turns"]),
+                    before.tokens_in_turns + int(row["tokens"]),
+                )
+    return out

@@ -48,8 +48,8 @@ def hit_rank(result: DialogueResult) -> int | None:
 class LoadPass:
     """Columns of `dialogues` and `act_turns`, one dialogue at a time."""
 
-    def __init__(self, buckets: Mapping[str, str | None]) -> None:
-        self.buckets = buckets
+    def __init__(self, buckets: Mapping[str, str | None], acts: bool = True) -> None:
+        self.buckets, self.acts = buckets, acts
         self.text = Interned()
         self.rows: dict[str, list[Any]] = {c: [] for c in DIALOGUE_COLUMNS}
         self.turn_rows: dict[str, list[Any]] = {c: [] for c in ACT_TURN_COLUMNS}
@@ -70,7 +70,7 @@ class LoadPass:
         ]  # fmt: skip
         for column, value in zip(DIALOGUE_COLUMNS, values, strict=True):
             self.rows[column].append(value)
-        for ex in r.exchanges:
+        for ex in r.exchanges if self.acts else ():
             turn = [did, system, sid, ex.turn, self.text(ex.system.act), ex.user.accepted]
             for column, value in zip(ACT_TURN_COLUMNS, turn, strict=True):
                 self.turn_rows[column].append(value)
@@ -85,9 +85,12 @@ class LoadPass:
 def _frame(columns: dict[str, list[Any]], order: list[str]) -> pd.DataFrame:
     if not columns[order[0]]:
         return pd.DataFrame(columns=order)
-    # Built row-wise, as pandas infers a column's type the same way from records.
-    return pd.DataFrame.from_records(list(zip(*(columns[c] for c in order), strict=True)),
-                                     columns=order)  # fmt: skip
+    # Column by column (pandas infers each column's type as it would from the records);
+    # each list is let go once its column is built.
+    frame = pd.DataFrame(index=pd.RangeIndex(len(columns[order[0]])))
+    for name in order:
+        frame[name] = pd.Series(columns.pop(name))
+    return frame
 
 
 def samples_frame(samples: Iterable[Sample]) -> pd.DataFrame:

@@ -214,9 +214,10 @@ def _systems(meta: dict[str, str], scenario: dict[str, Any], stored: list[str]) 
     ]
 
 
-def load_run(path: str | Path) -> RunData:
+def load_run(path: str | Path, *, acts: bool = True) -> RunData:
     """A run directory (or its store.sqlite): one streaming pass over the store checks every
-    row and keeps one row a dialogue and a sample, and each turn's act."""
+    row and keeps one row a dialogue and a sample, and each turn's act (`acts=False`: not
+    those; `view` has no use for them)."""
     path = Path(path)
     if path.name == "store.sqlite":
         path = path.parent
@@ -228,7 +229,7 @@ def load_run(path: str | Path) -> RunData:
         meta = store.all_meta()
         samples = samples_frame(store.iter_samples())
         buckets = dict(zip(samples["sample_id"], samples["bucket"], strict=True))
-        pass_ = LoadPass(buckets)
+        pass_ = LoadPass(buckets, acts)
         for result in store.iter_results():
             pass_.add(result)
     scenario = _scenario(path)
