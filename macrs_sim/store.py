@@ -325,10 +325,30 @@ class RunStore:
         return read_results(self._conn, self.path, system)
 
     def iter_results(
-        self, system: str | None = None, ids: Sequence[str] | None = None
+        self, system: str | None = None, ids: Sequence[str] | None = None, upto: int | None = None
     ) -> Iterator[DialogueResult]:
-        """The dialogues one at a time, in the order written (bounded memory)."""
-        return iter_results(self._conn, self.path, system, ids)
+        """The dialogues one at a time, in the order written (bounded memory); `upto`: none
+        stored after the dialogue of that rowid."""
+        return iter_results(self._conn, self.path, system, ids, upto)
+
+    @contextmanager
+    def snapshot(self) -> Iterator[RunStore]:
+        """One read transaction: every query inside sees the store as it was when the
+        first one ran, while a campaign goes on writing."""
+        self._conn.execute("BEGIN")
+        try:
+            yield self
+        finally:
+            self._conn.execute("COMMIT")
+
+    def last_rowids(self) -> tuple[int, int]:
+        """The last rowid of `dialogues` and the last id of `llm_calls` (0 when empty)."""
+        last = (
+            "SELECT (SELECT COALESCE(MAX(rowid), 0) FROM dialogues),"
+            " (SELECT COALESCE(MAX(id), 0) FROM llm_calls)"
+        )
+        row = self._conn.execute(last).fetchone()
+        return int(row[0]), int(row[1])
 
     def count_dialogues(self) -> int:
         return int(self._conn.execute("SELECT COUNT(*) FROM dialogues").fetchone()[0])

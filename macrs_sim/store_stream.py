@@ -37,13 +37,23 @@ def _turn_key(t: sqlite3.Row) -> str:
     return f"{t['dialogue_id']} turn {t['turn']}"
 
 
-def _where(system: str | None, ids: Sequence[str] | None) -> tuple[str, tuple[Any, ...]]:
-    """A filter on the dialogues table `d`: one system, or a list of dialogue ids."""
+def _where(
+    system: str | None, ids: Sequence[str] | None, upto: int | None
+) -> tuple[str, tuple[Any, ...]]:
+    """A filter on the dialogues table `d`: one system, or a list of dialogue ids; and
+    (`upto`) no dialogue stored after the one of that rowid (a run still being written)."""
+    parts: list[str] = []
+    args: list[Any] = []
     if ids is not None:
-        return f" WHERE d.dialogue_id IN ({', '.join('?' * len(ids))})", tuple(ids)
-    if system is not None:
-        return " WHERE d.system = ?", (system,)
-    return "", ()
+        parts.append(f"d.dialogue_id IN ({', '.join('?' * len(ids))})")
+        args += ids
+    elif system is not None:
+        parts.append("d.system = ?")
+        args.append(system)
+    if upto is not None:
+        parts.append("d.rowid <= ?")
+        args.append(upto)
+    return (" WHERE " + " AND ".join(parts) if parts else ""), tuple(args)
 
 
 def _result(row: sqlite3.Row, exchanges: list[dict[str, Any]]) -> DialogueResult:
@@ -59,21 +69,24 @@ def iter_results(
     path: Path,
     system: str | None = None,
     ids: Sequence[str] | None = None,
+    upto: int | None = None,
 ) -> Iterator[DialogueResult]:
-    """The stored dialogues (of `system`, of `ids`, or all) with their turns, in the order
-    written; a damaged row is one DataError naming the store, the table and the row."""
-    where, args = _where(system, ids)
+    """The stored dialogues (of `system`, of `ids`, or all; none after rowid `upto`) with
+    their turns, in the order written; a damaged row is one DataError naming the store,
+    the table and the row."""
+    where, args = _where(system, ids, upto)
+    # The dialogues first: while its statement is open, the turns read the same snapshot.
+    dialogue_rows = conn.execute(
+        f"SELECT d.rowid AS rid, {DIALOGUE_COLS}, opening_json, final_list_json FROM dialogues d"
+        f"{where} ORDER BY d.rowid",
+        args,
+    )
     turn_rows = conn.execute(
         f"SELECT d.rowid AS rid, t.* FROM turns t JOIN dialogues d USING (dialogue_id){where}"
         " ORDER BY d.rowid, t.turn",
         args,
     )
     turns = decode_rows(path, "turns", turn_rows, _turn_key, lambda t: (int(t["rid"]), exchange(t)))
-    dialogue_rows = conn.execute(
-        f"SELECT d.rowid AS rid, {DIALOGUE_COLS}, opening_json, final_list_json FROM dialogues d"
-        f"{where} ORDER BY d.rowid",
-        args,
-    )
     pending = next(turns, None)
     for row in dialogue_rows_checked(path, dialogue_rows):
         rid, exchanges = int(row["rid"]), []

@@ -50,6 +50,10 @@ CASES = [
         "llm_calls", "3",
         "prompt_tokens: Input should be a valid integer, unable to parse string as an integer",
     ),
+    (  # read as the report streams the calls: SQLite cannot decode the cell
+        "UPDATE llm_calls SET model = CAST(x'ff' AS TEXT) WHERE id = 2",
+        "llm_calls", "after 1", "column model holds text that is not UTF-8",
+    ),
     (
         "UPDATE tool_calls SET input_json = '{' WHERE id = 1",
         "tool_calls", "1",
@@ -114,6 +118,9 @@ def test_one_line_names_run_table_and_row(
     err = capsys.readouterr().err
     store = run / "store.sqlite"
     assert err == f"error: {store}: damaged run store: table {table}, row {row}: {why}\n"
+    written = {"report.md", "results.csv", "validity.csv", "tables", "figures"}
+    assert not written & {p.name for p in run.iterdir()}, "nothing is written"
+    assert not (tmp_path / "site").exists()
 
 
 def test_a_flag_outside_0_1_fails_in_its_dialogue(tmp_path: Path) -> None:

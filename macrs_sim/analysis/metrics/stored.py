@@ -49,13 +49,14 @@ def stored_metrics(store: RunStore, ks: Sequence[int] = (5, 10)) -> list[SystemM
     for row in rows:
         try:
             final = _final_ids(row["final_list_json"]) if row["status"] == "failure" else []
+            turns = int(row["turns_taken"])
         except (ValueError, TypeError, KeyError) as exc:
             raise damaged(store.path, "dialogues", str(row["dialogue_id"]), exc) from None
         c = counts.setdefault(str(row["system"]), _Counts(hits=dict.fromkeys(ks, 0)))
         c.n += 1
         c.errors += row["status"] == "error"
         c.successes += row["status"] == "success"
-        c.turns += int(row["turns_taken"])
+        c.turns += turns
         for k in ks:
             c.hits[k] += _hit(row["status"], row["target_id"], final, k)
     return [

@@ -22,6 +22,7 @@ from macrs_sim.analysis.figures import plots
 from macrs_sim.analysis.figures.transition_plot import plot_transition_graphs
 from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics import acts, transitions
+from macrs_sim.analysis.metrics.call_tally import CallTally
 from macrs_sim.analysis.metrics.cost import render_cost_tables, run_prices
 from macrs_sim.analysis.metrics.outcomes import metrics_frame, metrics_from_dialogues
 from macrs_sim.analysis.metrics.table1 import render_table1_markdown, table1
@@ -152,7 +153,8 @@ def build_report(
         raise DataError("no runs to report on")
     groups = group_runs(runs)
     if len(groups) == 1:
-        return _write_report(combine_runs(runs), out, options, catalog_for)
+        cmp = combine_runs(runs)
+        return _write_report(cmp, out, options, catalog_for, _read_calls(cmp))
     if not options.split:
         raise DataError(refusal(differences(runs)))
     return _write_split(runs, groups, out, options, catalog_for)
@@ -162,8 +164,20 @@ def _default_title(runs: Sequence[RunData]) -> str:
     return runs[0].name if len(runs) == 1 else "Comparison: " + ", ".join(r.name for r in runs)
 
 
+def _read_calls(cmp: Comparison) -> CallTally:
+    """Every model and tool call read before anything is written: a damaged row is one
+    error and no file."""
+    calls = tally_calls(cmp, run_prices(r.scenario for r in cmp.runs))
+    cmp.tool_calls  # noqa: B018 (read now: the summary and usage tables need it)
+    return calls
+
+
 def _write_report(
-    cmp: Comparison, out: Path, options: ReportOptions, catalog_for: CatalogFor | None
+    cmp: Comparison,
+    out: Path,
+    options: ReportOptions,
+    catalog_for: CatalogFor | None,
+    calls: CallTally,
 ) -> Path:
     runs = cmp.runs
     out.mkdir(parents=True, exist_ok=True)
@@ -179,8 +193,7 @@ def _write_report(
     )
     tables["table1"] = t1
     title = options.title or _default_title(runs)
-    prices = run_prices(r.scenario for r in runs)
-    calls = tally_calls(cmp, prices)  # every call read once, first: a damaged row fails here
+    prices = calls.prices
     metrics = metrics_from_dialogues(cmp.dialogues)
     metrics.sort(key=lambda m: cmp.system_names.index(m.system))
     completed = metrics_from_dialogues(cmp.dialogues, completed_only=True)
@@ -260,9 +273,10 @@ def _write_split(
     cmps = [combine_runs(g.runs) for g in groups]
     title = options.title or _default_title(runs)
     per_group = _group_options(groups, cmps, options, title)
+    calls = [_read_calls(cmp) for cmp in cmps]
     paths = [
-        _write_report(cmp, out / f"group-{i}", opts, catalog_for)
-        for i, (cmp, opts) in enumerate(zip(cmps, per_group, strict=True), start=1)
+        _write_report(cmp, out / f"group-{i}", opts, catalog_for, tally)
+        for i, (cmp, opts, tally) in enumerate(zip(cmps, per_group, calls, strict=True), start=1)
     ]
     text = render_split_index(title, differences(runs), groups, cmps, paths, out)
     return write_text_atomic(out / "report.md", text)

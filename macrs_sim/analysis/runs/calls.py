@@ -4,23 +4,20 @@ its frames (a system name shared by runs becomes "MACRS (run)", and so do its di
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from macrs_sim.analysis.metrics.call_tally import Call, CallTally
 from macrs_sim.analysis.metrics.usage import SIMULATOR_ROLES, LLMUsage
+from macrs_sim.analysis.runs.combine import Comparison, relabelled_id
 from macrs_sim.analysis.runs.frames import iter_call_values
 from macrs_sim.config import Price
-
-if TYPE_CHECKING:
-    from macrs_sim.analysis.runs.combine import Comparison
 
 
 def _relabelled(values: tuple[Any, ...], names: Mapping[str, str]) -> Call:
     d, system, role, turn, model, prompt, completion, latency, cached, ok, _error = values
     label = names.get(system, system) if system is not None else None
-    if label != system and system is not None:
-        rest = d.split(":", 1)[1] if d is not None and ":" in d else None
-        d = None if rest is None else f"{label}:{rest}"
+    if label != system and label is not None and d is not None:
+        d = relabelled_id(d, label)
     return Call(d, label, role, turn, model, prompt, completion, latency, cached, ok)
 
 
@@ -33,7 +30,7 @@ SELECT c.system AS system, COUNT(*) AS calls, COUNT(t.turn) AS in_turns,
 FROM llm_calls c
 JOIN dialogues d ON d.dialogue_id = c.dialogue_id AND d.system = c.system
 LEFT JOIN turns t ON t.dialogue_id = c.dialogue_id AND t.turn = c.turn
-WHERE c.role NOT IN ({roles})
+WHERE c.role NOT IN ({roles}) AND c.id <= ? AND d.rowid <= ?
 GROUP BY c.system
 """
 
@@ -43,7 +40,7 @@ def tally_calls(cmp: Comparison, prices: Mapping[str, Price] | None) -> CallTall
     tally = CallTally(prices)
     for run, names in zip(cmp.runs, cmp.results.labels, strict=True):
         with run.store() as store:
-            for values in iter_call_values(store):
+            for values in iter_call_values(store, run.last_call):
                 tally.add(_relabelled(values, names))
     return tally
 
@@ -54,7 +51,8 @@ def llm_usage(cmp: Comparison) -> dict[str, LLMUsage]:
     sql = USAGE_SQL.format(roles=", ".join("?" * len(SIMULATOR_ROLES)))
     for run, names in zip(cmp.runs, cmp.results.labels, strict=True):
         with run.store() as store:
-            for row in store.query(sql, sorted(SIMULATOR_ROLES)):
+            args = [*sorted(SIMULATOR_ROLES), run.last_call, run.last_dialogue]
+            for row in store.query(sql, args):
                 label = names.get(row["system"], row["system"])
                 before = out.get(label, LLMUsage(0, 0, 0))
                 out[label] = LLMUsage(

@@ -36,23 +36,17 @@ class ComparisonResults:
         for result in run.iter_results(ids):
             yield _relabel(result, names)
 
-    def by_ids(self, ids: Sequence[str], origin: dict[str, RunData]) -> list[DialogueResult]:
+    def by_ids(
+        self, ids: Sequence[str], origin: dict[str, RunData], stored_ids: dict[str, str]
+    ) -> list[DialogueResult]:
         """The dialogues of `ids` (as relabelled), in that order; unknown ids are left out."""
         found: dict[str, DialogueResult] = {}
         for run, names in zip(self.runs, self.labels, strict=True):
             own = [d for d in ids if origin.get(d) is run]
-            stored = [_stored_id(d, names) for d in own]
+            stored = [stored_ids.get(d, d) for d in own]
             if stored:
                 found |= {r.dialogue_id: r for r in self.of_run(run, names, stored)}
         return [found[d] for d in ids if d in found]
-
-
-def _stored_id(dialogue_id: str, names: dict[str, str]) -> str:
-    """The id a relabelled dialogue has in its own store ("MACRS (a):s-1" -> "MACRS:s-1")."""
-    for system, label in names.items():
-        if label != system and dialogue_id.startswith(label + ":"):
-            return f"{system}:{dialogue_id[len(label) + 1 :]}"
-    return dialogue_id
 
 
 @dataclass
@@ -66,6 +60,8 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     # Dialogue id (as relabelled) -> the run it came from.
     origin: dict[str, RunData] = field(default_factory=dict)
+    # Shown (relabelled) id -> the id in its run's store, where the two differ.
+    stored_ids: dict[str, str] = field(default_factory=dict)
 
     @property
     def system_names(self) -> list[str]:
@@ -95,7 +91,7 @@ class Comparison:
         return self.run_of(result).sample(result.sample_id)
 
     def results_by_ids(self, ids: Sequence[str]) -> list[DialogueResult]:
-        return self.results.by_ids(ids, self.origin)
+        return self.results.by_ids(ids, self.origin, self.stored_ids)
 
 
 def _labels(runs: Sequence[RunData]) -> list[dict[str, str]]:
@@ -138,12 +134,18 @@ def _pairing(runs: Sequence[RunData]) -> tuple[bool, list[str]]:
     ]
 
 
+def relabelled_id(dialogue_id: str, label: str) -> str:
+    """A dialogue's id under its system's label: "MACRS:s-1" -> "MACRS (a):s-1", so ids
+    stay unique across runs; one rule for results, frames and calls."""
+    return f"{label}:{dialogue_id.split(':', 1)[-1]}"
+
+
 def _relabel(result: DialogueResult, names: dict[str, str]) -> DialogueResult:
     label = names[result.system]
     if label == result.system:
         return result
-    # Ids stay unique across runs: "MACRS (a):s-1" and "MACRS (b):s-1".
-    return result.model_copy(update={"system": label, "dialogue_id": f"{label}:{result.sample_id}"})
+    new_id = relabelled_id(result.dialogue_id, label)
+    return result.model_copy(update={"system": label, "dialogue_id": new_id})
 
 
 def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
@@ -155,11 +157,10 @@ def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
     renamed = {s: n for s, n in names.items() if s != n}
     if renamed and "dialogue_id" in frame:
         mask = frame["system"].isin(renamed)
-        frame.loc[mask, "dialogue_id"] = (
-            frame.loc[mask, "system"].map(renamed)
-            + ":"
-            + frame.loc[mask, "dialogue_id"].str.split(":", n=1).str[1]
-        )
+        pairs = zip(frame.loc[mask, "dialogue_id"], frame.loc[mask, "system"], strict=True)
+        frame.loc[mask, "dialogue_id"] = [
+            d if pd.isna(d) else relabelled_id(d, renamed[s]) for d, s in pairs
+        ]
     frame["system"] = frame["system"].map(lambda s: names.get(s, s))
     frame.insert(0, "run", run.name)
     return frame
@@ -169,6 +170,7 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
     labels = _labels(runs)
     systems: list[SystemInfo] = []
     origin: dict[str, RunData] = {}
+    stored_ids: dict[str, str] = {}
     frames: dict[str, list[pd.DataFrame]] = {
         "dialogues": [],
         "turns": [],
@@ -177,7 +179,13 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
         systems += [replace(s, name=names[s.name]) for s in run.systems]
         for key in frames:
             frames[key].append(_frame(run, key, names))
-        origin |= dict.fromkeys(frames["dialogues"][-1]["dialogue_id"], run)
+        shown = frames["dialogues"][-1]["dialogue_id"]
+        origin |= dict.fromkeys(shown, run)
+        stored_ids |= {
+            new: old
+            for new, old in zip(shown, run.dialogues["dialogue_id"], strict=True)
+            if new != old
+        }
     paired, notes = _pairing(runs)
     notes = [n for n in (_progress_note(r) for r in runs) if n] + notes
     merged = {k: pd.concat(v, ignore_index=True) for k, v in frames.items()}
@@ -190,4 +198,5 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
         paired,
         notes,
         origin,
+        stored_ids,
     )

@@ -16,7 +16,7 @@ import pandas as pd
 from macrs_sim.analysis.metrics.outcomes import is_hit
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
 from macrs_sim.store import RunStore
-from macrs_sim.store_read import call, damaged
+from macrs_sim.store_read import call, decode_rows
 
 HIT_KS = (5, 10)
 DIALOGUE_COLUMNS = [
@@ -55,6 +55,7 @@ class LoadPass:
         self.turn_rows: dict[str, list[Any]] = {c: [] for c in ACT_TURN_COLUMNS}
         self.systems: dict[str, None] = {}
         self.max_turns = 0
+        self.upto = (0, 0)  # the last dialogue rowid and call id the load read
 
     def add(self, r: DialogueResult) -> None:
         """One dialogue's metrics as the paper counts them: an error is a failure (0, never
@@ -173,23 +174,23 @@ class _CallColumns:
         return pd.DataFrame({c: data[c] for c in CALL_COLUMNS})
 
 
-def iter_call_values(store: RunStore) -> Iterator[tuple[Any, ...]]:
-    """Each call's values (CALL_COLUMNS' order) in the order stored; a damaged row is one
-    DataError naming the store, the table and the row."""
+def iter_call_values(store: RunStore, upto: int | None = None) -> Iterator[tuple[Any, ...]]:
+    """Each call's values (CALL_COLUMNS' order) in the order stored, none after id `upto`;
+    a damaged row is one DataError naming the store, the table and the row."""
     text = Interned()
-    cursor = store.query(f"SELECT id, {', '.join(CALL_COLUMNS)} FROM llm_calls ORDER BY id")
-    for row in cursor:
-        try:
-            values = _call_values(row, text)
-        except (TypeError, ValueError, KeyError) as exc:
-            raise damaged(store.path, "llm_calls", str(row["id"]), exc) from None
-        yield values
+    where, args = ("", ()) if upto is None else (" WHERE id <= ?", (upto,))
+    sql = f"SELECT id, {', '.join(CALL_COLUMNS)} FROM llm_calls{where} ORDER BY id"
+    return decode_rows(
+        store.path, "llm_calls", store.query(sql, args), lambda r: r["id"],
+        lambda r: _call_values(r, text),
+    )  # fmt: skip
 
 
-def calls_frame(store: RunStore) -> pd.DataFrame:
-    """Every LLM call as a row (LLMCallRecord's fields), in the order stored."""
+def calls_frame(store: RunStore, upto: int | None = None) -> pd.DataFrame:
+    """Every LLM call (none after id `upto`) as a row (LLMCallRecord's fields), in the
+    order stored."""
     columns = _CallColumns()
-    for values in iter_call_values(store):
+    for values in iter_call_values(store, upto):
         columns.add(values)
     if not columns.turn_known:
         return pd.DataFrame(columns=CALL_COLUMNS)

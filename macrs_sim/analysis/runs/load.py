@@ -76,6 +76,8 @@ class RunData:
         self.dialogues = pass_.dialogues()
         self.act_turns = pass_.act_turns()
         self.max_turns = pass_.max_turns
+        # The last dialogue rowid and LLM call id stored when the run was loaded.
+        self.last_dialogue, self.last_call = pass_.upto
         self.samples = samples
         self._finished = len(self.dialogues)
 
@@ -86,9 +88,10 @@ class RunData:
         return RunStore.open(self.path / "store.sqlite")
 
     def iter_results(self, ids: Sequence[str] | None = None) -> Iterator[DialogueResult]:
-        """The run's dialogues (or those of `ids`) one at a time, in the order written."""
+        """The run's dialogues (or those of `ids`) one at a time, in the order written;
+        only those stored when the run was loaded (its frames count no others)."""
         with self.store() as store:
-            yield from store.iter_results(ids=ids)
+            yield from store.iter_results(ids=ids, upto=self.last_dialogue)
 
     @cached_property
     def results(self) -> list[DialogueResult]:
@@ -113,7 +116,7 @@ class RunData:
     def read_calls(self) -> pd.DataFrame:
         """`calls`, read from the store again and not kept."""
         with self.store() as store:
-            return calls_frame(store)
+            return calls_frame(store, self.last_call)
 
     @cached_property
     def tool_call_records(self) -> list[ToolCallRecord]:
@@ -225,12 +228,13 @@ def load_run(path: str | Path, *, acts: bool = True) -> RunData:
         raise DataError(f"{path}: run directory not found")
     if not (path / "store.sqlite").is_file():
         raise DataError(f"{path}: not a run directory (no store.sqlite)")
-    with RunStore.open(path / "store.sqlite") as store:
+    with RunStore.open(path / "store.sqlite") as opened, opened.snapshot() as store:
         meta = store.all_meta()
         samples = samples_frame(store.iter_samples())
         buckets = dict(zip(samples["sample_id"], samples["bucket"], strict=True))
         pass_ = LoadPass(buckets, acts)
-        for result in store.iter_results():
+        pass_.upto = store.last_rowids()  # what later reads stop at: a run may go on
+        for result in store.iter_results(upto=pass_.upto[0]):
             pass_.add(result)
     scenario = _scenario(path)
     systems = _systems(meta, scenario, list(pass_.systems))
