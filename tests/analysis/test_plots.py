@@ -262,3 +262,20 @@ def test_names_with_dollar_signs_are_drawn_as_typed(tmp_path: Path) -> None:
     fig = act_ratios_figure(frame)
     assert [t.get_text() for t in fig.legends[0].get_texts()] == ["ask", "$\\frac{$", "recommend"]
     assert fig.axes[0].get_title() == "$x$ CRS"
+
+
+def test_act_ratio_counts_of_five_digits_get_smaller_tick_labels() -> None:
+    """At 20,000 dialogues "n=20000" under each turn ran into its neighbour (issue 28)."""
+    from macrs_sim.analysis.figures.plots import act_ratios_figure
+
+    def sizes(total: int) -> set[float]:
+        rows = [
+            {"system": "MACRS", "turn": t, "act": "ask", "count": total, "total": total,
+             "ratio": 1.0}
+            for t in (1, 2, 3)
+        ]  # fmt: skip
+        fig = act_ratios_figure(pd.DataFrame(rows))
+        return {label.get_fontsize() for label in fig.axes[0].get_xticklabels()}
+
+    assert sizes(20000) == {7.0}
+    assert sizes(9999) == {10.0}

@@ -74,7 +74,11 @@ def _stack_turns(ax: Axes, frame: pd.DataFrame, acts: Sequence[str]) -> None:
                 ax.text(x, b + h / 2, f"{h:.0%}", ha="center", va="center", fontsize=8)
         bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
     totals = frame.groupby("turn")["total"].first()
-    ax.set_xticks(turns, [f"{t}\nn={int(totals[t])}" for t in turns])
+    counts = [f"n={int(totals[t])}" for t in turns]
+    # Five-digit counts would run into each other at the default size.
+    ax.set_xticks(turns, [f"{t}\n{n}" for t, n in zip(turns, counts, strict=True)])
+    if max(map(len, counts), default=0) > 6:
+        ax.tick_params(axis="x", labelsize=7)
     if not any(int(v) for v in totals):
         _note(ax, "No turns recorded")
 
