@@ -33,14 +33,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from macrs_sim.campaign.sampling import build_sample_set
-from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.config import Scenario, parse_scenario, scenario_to_toml
-from macrs_sim.data.sample_set import read_sample_set, write_sample_set
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the benchmarks beside this one
+from bench_scripted_campaign import repeated_users  # noqa: E402
 
 GIB = 2**30
 STORE = "store.sqlite"
-DISTINCT_USERS = 250  # as bench_scripted_campaign: beyond it users repeat under new sample ids
 
 
 def scenario(n: int, concurrency: int, sample_set: Path | None = None) -> Scenario:
@@ -61,20 +60,7 @@ def scenario(n: int, concurrency: int, sample_set: Path | None = None) -> Scenar
 
 
 async def _users(n: int, out: Path) -> None:
-    distinct = min(n, DISTINCT_USERS)
-    setup = CampaignSetup.from_scenario(scenario(distinct, 64))
-    try:
-        made = await build_sample_set(setup, out, progress=False)
-    finally:
-        await setup.close()
-    header = read_sample_set(out, setup.catalog)[0].model_copy(update={"n_samples": n})
-    users = [
-        made[i % distinct].model_copy(
-            update={"sample_id": f"{made[i % distinct].sample_id}~{i // distinct}"}
-        )
-        for i in range(n)
-    ]
-    write_sample_set(out, header, users)
+    await repeated_users(lambda k: scenario(k, 64), n, out)
 
 
 def _copy_sql(conn: sqlite3.Connection, table: str) -> str | None:

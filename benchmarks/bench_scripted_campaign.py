@@ -19,7 +19,7 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -55,15 +55,12 @@ def scenario(
     )
 
 
-async def prepare_users(n: int, tmp: Path) -> Path:
-    """A sample set of `n` users, made without latency: not part of what is measured.
-
-    The demo has a few hundred eligible users; beyond `DISTINCT_USERS`, users repeat
-    under new sample ids (new dialogue ids, so the scripted choices still differ).
-    """
-    out = tmp / "samples.jsonl"
+async def repeated_users(make: Callable[[int], Scenario], n: int, out: Path) -> Path:
+    """`n` users in a sample set at `out`: min(n, DISTINCT_USERS) prepared by the scenario
+    `make(distinct)`, then repeated under new sample ids (new dialogue ids, so the
+    scripted choices still differ). The demo has a few hundred eligible users."""
     distinct = min(n, DISTINCT_USERS)
-    setup = CampaignSetup.from_scenario(scenario(distinct, latency_s=0.0, concurrency=64))
+    setup = CampaignSetup.from_scenario(make(distinct))
     try:
         made = await build_sample_set(setup, out, progress=False)
     finally:
@@ -77,6 +74,13 @@ async def prepare_users(n: int, tmp: Path) -> Path:
     ]
     write_sample_set(out, header, users)
     return out
+
+
+async def prepare_users(n: int, tmp: Path) -> Path:
+    """A sample set of `n` users, made without latency: not part of what is measured."""
+    return await repeated_users(
+        lambda k: scenario(k, latency_s=0.0, concurrency=64), n, tmp / "samples.jsonl"
+    )
 
 
 def rss_mb() -> float:
