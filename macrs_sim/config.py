@@ -50,17 +50,38 @@ class Strict(BaseModel):
 class EmbeddedModel(Strict):
     """llama.cpp in-process. With no `path` and no `hf_repo`, the bundled default GGUF."""
 
-    backend: Literal["embedded"] = "embedded"
-    path: str | None = None
-    hf_repo: str | None = None
-    hf_file: str | None = None
-    n_ctx: int = Field(default=4096, ge=256, le=MAX_TOKENS)
-    n_threads: int | None = Field(default=None, ge=1, le=MAX_THREADS)
-    max_tokens: int = Field(default=256, ge=1, le=MAX_TOKENS)
+    backend: Literal["embedded"] = Field(
+        default="embedded", description="Selects llama.cpp in-process."
+    )
+    path: str | None = Field(default=None, description="A local GGUF file to load.")
+    hf_repo: str | None = Field(
+        default=None,
+        description="A Hugging Face repository to download the GGUF from (with hf_file).",
+    )
+    hf_file: str | None = Field(
+        default=None, description="The GGUF file name (or glob) inside hf_repo."
+    )
+    n_ctx: int = Field(default=4096, ge=256, le=MAX_TOKENS, description="Context window in tokens.")
+    n_threads: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_THREADS,
+        description="CPU threads for llama.cpp; all cores when absent.",
+    )
+    max_tokens: int = Field(
+        default=256, ge=1, le=MAX_TOKENS, description="Most tokens a reply may have."
+    )
     # Cap on each string field of a structured reply, so it closes within max_tokens.
-    max_string_chars: int = Field(default=240, ge=16, le=MAX_TOKENS)
+    max_string_chars: int = Field(
+        default=240,
+        ge=16,
+        le=MAX_TOKENS,
+        description="Cap on each string field of a structured reply, so it ends within max_tokens.",
+    )
     # llama.cpp takes an unsigned 32-bit seed.
-    seed: int = Field(default=0, ge=0, le=2**32 - 1)
+    seed: int = Field(
+        default=0, ge=0, le=2**32 - 1, description="llama.cpp's sampling seed (unsigned 32-bit)."
+    )
 
 
 class OpenAIModel(Strict):
@@ -71,29 +92,65 @@ class OpenAIModel(Strict):
     and a failing endpoint is set aside for `endpoint_cooldown_s` before it is tried again.
     """
 
-    backend: Literal["openai"] = "openai"
-    model: str
-    base_url: str | None = None
-    base_urls: tuple[str, ...] = ()
+    backend: Literal["openai"] = Field(
+        default="openai", description="Selects an OpenAI-compatible endpoint."
+    )
+    model: str = Field(description="The model name sent with each request.")
+    base_url: str | None = Field(
+        default=None, description="The endpoint's URL; OpenAI's when absent."
+    )
+    base_urls: tuple[str, ...] = Field(
+        default=(), description="A pool of replicas serving the same model (instead of base_url)."
+    )
     # The *name* of the environment variable holding the key, never the key itself.
-    api_key_env: str | None = "OPENAI_API_KEY"
+    api_key_env: str | None = Field(
+        default="OPENAI_API_KEY",
+        description="Name of the environment variable holding the API key (never the key).",
+    )
     # Per endpoint.
-    max_concurrency: int = Field(default=8, ge=1, le=MAX_CONCURRENCY)
-    timeout_s: float = Field(default=60.0, gt=0, le=DAY_S)
-    max_tokens: int = Field(default=512, ge=1, le=MAX_TOKENS)
-    max_retries: int = Field(default=3, ge=0, le=MAX_RETRIES)
-    backoff_base_s: float = Field(default=0.5, ge=0, le=DAY_S)
-    backoff_max_s: float = Field(default=30.0, ge=0, le=DAY_S)
-    endpoint_cooldown_s: float = Field(default=30.0, ge=0, le=DAY_S)
+    max_concurrency: int = Field(
+        default=8, ge=1, le=MAX_CONCURRENCY, description="Requests in flight per endpoint."
+    )
+    timeout_s: float = Field(
+        default=60.0, gt=0, le=DAY_S, description="Seconds before a request is abandoned."
+    )
+    max_tokens: int = Field(
+        default=512, ge=1, le=MAX_TOKENS, description="Most tokens a reply may have."
+    )
+    max_retries: int = Field(
+        default=3, ge=0, le=MAX_RETRIES, description="Retries of a failed call."
+    )
+    backoff_base_s: float = Field(
+        default=0.5,
+        ge=0,
+        le=DAY_S,
+        description="First retry's wait in seconds; doubles each retry.",
+    )
+    backoff_max_s: float = Field(
+        default=30.0, ge=0, le=DAY_S, description="Longest wait between retries, in seconds."
+    )
+    endpoint_cooldown_s: float = Field(
+        default=30.0,
+        ge=0,
+        le=DAY_S,
+        description="Seconds a failing endpoint is set aside before it is tried again.",
+    )
     # How a JSON schema is sent (see llm/modes.py): "openai" response_format json_schema;
     # "vllm" that plus vLLM's own fields; "json_object" the schema inside a json_object
     # response_format (llama-cpp-python); "prompt" only in the prompt; "auto" the first the
     # server accepts (probed once). Default: "auto" with base_url(s), else "openai".
-    structured_outputs: Literal["auto", "openai", "vllm", "json_object", "prompt"] = "openai"
-    seed: int | None = 0
+    structured_outputs: Literal["auto", "openai", "vllm", "json_object", "prompt"] = Field(
+        default="openai", description="How a JSON schema is sent; auto by default with base_url(s)."
+    )
+    seed: int | None = Field(
+        default=0, description="Sampling seed sent with each request; none when absent."
+    )
     # "lean": the project's own HTTP client (llm/lean/, ~4x less CPU per call); "sdk":
     # autogen's OpenAIChatCompletionClient on the openai SDK. Same requests and results.
-    client: Literal["lean", "sdk"] = "lean"
+    client: Literal["lean", "sdk"] = Field(
+        default="lean",
+        description="lean: the project's own HTTP client; sdk: autogen's client on the openai SDK.",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -126,10 +183,15 @@ class OpenAIModel(Strict):
 class ScriptedModel(Strict):
     """Deterministic fake for tests and benchmarks."""
 
-    backend: Literal["scripted"] = "scripted"
-    latency_s: float = Field(default=0.0, ge=0, le=DAY_S)
-    seed: int = 0
-    max_retries: int = Field(default=3, ge=0, le=MAX_RETRIES)
+    backend: Literal["scripted"] = Field(
+        default="scripted",
+        description="Selects the deterministic scripted fake (tests, benchmarks).",
+    )
+    latency_s: float = Field(default=0.0, ge=0, le=DAY_S, description="Simulated seconds per call.")
+    seed: int = Field(default=0, description="Seed of the scripted answers.")
+    max_retries: int = Field(
+        default=3, ge=0, le=MAX_RETRIES, description="Retries of a failed call."
+    )
 
 
 ModelConfig = Annotated[EmbeddedModel | OpenAIModel | ScriptedModel, Field(discriminator="backend")]
@@ -140,25 +202,62 @@ class DataConfig(Strict):
 
     # "demo" (bundled films, synthetic users) or the path of a database made by
     # `macrs-sim data prepare movielens PATH`.
-    dataset: str = "demo"
+    dataset: str = Field(
+        default="demo",
+        description="demo (bundled films) or the path of a database from `macrs-sim data prepare`.",
+    )
     # A JSON-lines catalog (the demo's format) to use instead of the bundled one (demo only).
-    catalog: str | None = None
+    catalog: str | None = Field(
+        default=None,
+        description="A JSON-lines catalog to use instead of the bundled one (demo only).",
+    )
     # A sample set written by `macrs-sim samples build`: used as is, nothing is drawn.
-    sample_set: str | None = None
-    n_samples: int = Field(default=100, ge=1, le=MAX_SAMPLES)
-    history_len: int = Field(default=20, ge=1, le=MAX_HISTORY)
+    sample_set: str | None = Field(
+        default=None, description="A sample set from `macrs-sim samples build`, used as is."
+    )
+    n_samples: int = Field(
+        default=100, ge=1, le=MAX_SAMPLES, description="Samples drawn (random sampling)."
+    )
+    history_len: int = Field(
+        default=20,
+        ge=1,
+        le=MAX_HISTORY,
+        description="Items of a user's history given to the systems.",
+    )
     # Which item is held out: "after_history" is MACRS's (§4.4: the first history_len items,
     # the next one the target); "last" is InteRecAgent's (§4.1: the user's last item, the
     # history_len items before it the history).
-    target: Literal["after_history", "last"] = "after_history"
-    min_history: int = Field(default=5, ge=1, le=MAX_HISTORY)
-    filter_by_category: bool = True
+    target: Literal["after_history", "last"] = Field(
+        default="after_history",
+        description="Which item is held out: after_history (MACRS) or last (InteRecAgent).",
+    )
+    min_history: int = Field(
+        default=5,
+        ge=1,
+        le=MAX_HISTORY,
+        description="Fewest history items left after the genre filter for a user to be eligible.",
+    )
+    filter_by_category: bool = Field(
+        default=True, description="Keep only history items sharing a genre with the target."
+    )
     # "random": n_samples from all eligible users; "popularity": per_bucket from each bucket.
-    sampling: Literal["random", "popularity"] = "random"
+    sampling: Literal["random", "popularity"] = Field(
+        default="random",
+        description="random: n_samples from all users; popularity: per_bucket from each bucket.",
+    )
     # Upper edges of the popularity buckets, as fractions of items ranked by interactions.
-    popularity_buckets: tuple[float, ...] = Field(default=(0.1, 0.2, 0.3, 0.5, 1.0), max_length=100)
-    per_bucket: int = Field(default=20, ge=1, le=MAX_SAMPLES)
-    seed: int = 0
+    popularity_buckets: tuple[float, ...] = Field(
+        default=(0.1, 0.2, 0.3, 0.5, 1.0),
+        max_length=100,
+        description="Upper edges of the popularity buckets, as fractions of ranked items.",
+    )
+    per_bucket: int = Field(
+        default=20,
+        ge=1,
+        le=MAX_SAMPLES,
+        description="Samples per popularity bucket (popularity sampling).",
+    )
+    seed: int = Field(default=0, description="Seed of the sample draw.")
 
     @model_validator(mode="after")
     def _check(self) -> DataConfig:
@@ -173,29 +272,63 @@ class DataConfig(Strict):
 
 
 class ProtocolConfig(Strict):
-    max_turns: int = Field(default=5, ge=1, le=100)
-    final_list_k: int = Field(default=10, ge=1, le=1000)
+    """The dialogue protocol (§4.2-4.3): turns, list lengths, sampling, retries."""
+
+    max_turns: int = Field(default=5, ge=1, le=100, description="Most system turns in a dialogue.")
+    final_list_k: int = Field(
+        default=10,
+        ge=1,
+        le=1000,
+        description="Length of the ranked list given after max_turns without success.",
+    )
     # 2 is the most OpenAI-compatible servers accept.
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
-    max_structured_retries: int = Field(default=2, ge=0, le=MAX_RETRIES)
+    temperature: float = Field(
+        default=0.0, ge=0.0, le=2.0, description="Sampling temperature of every model call."
+    )
+    max_structured_retries: int = Field(
+        default=2,
+        ge=0,
+        le=MAX_RETRIES,
+        description="Retries of a structured reply that fails its schema.",
+    )
     # Items a turn may show, for every system alike (MACRS's recommending act names one);
     # those past it are dropped before grounding and counted. The fallback list is always
     # exactly final_list_k.
-    max_items_per_turn: int = Field(default=1, ge=1, le=100)
+    max_items_per_turn: int = Field(
+        default=1,
+        ge=1,
+        le=100,
+        description="Most items one turn may show; those past it are dropped and counted.",
+    )
 
 
 class SimulatorConfig(Strict):
+    """The simulated user (§4.1)."""
+
     # "llm": the paper's LLM user (§4.1); "agenda": rule-based, no LLM, deterministic.
-    kind: Literal["llm", "agenda"] = "llm"
+    kind: Literal["llm", "agenda"] = Field(
+        default="llm", description="llm: the paper's LLM user; agenda: rule-based, no LLM."
+    )
     # The LLM user's instruction: the MACRS paper's, or InteRecAgent's rules (its Figure 4).
-    instruction: Literal["macrs", "interecagent"] = "macrs"
+    instruction: Literal["macrs", "interecagent"] = Field(
+        default="macrs", description="The LLM user's instruction: MACRS's or InteRecAgent's rules."
+    )
     # Paper §4.1 / Figure 7: the target profile is "attribute: value" keywords with the
     # director and leading actors; only the title is hidden. false: plain keywords and no
     # names of people (the profile before this switch existed).
-    profile_people: bool = True
+    profile_people: bool = Field(
+        default=True,
+        description="Target profile names the director and leading actors (paper §4.1).",
+    )
     # Leaking generations thrown away (the opening's and each reply's) before redacting.
-    max_leak_retries: int = Field(default=2, ge=0)
-    model: ModelConfig | None = None
+    max_leak_retries: int = Field(
+        default=2,
+        ge=0,
+        description="Generations that leak the target thrown away before redacting.",
+    )
+    model: ModelConfig | None = Field(
+        default=None, description="The simulated user's model; the scenario's [model] when absent."
+    )
 
 
 class SystemEntry(BaseModel):
@@ -211,9 +344,11 @@ class SystemEntry(BaseModel):
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
-    name: str
-    kind: str
-    model: ModelConfig | None = None
+    name: str = Field(description="Unique one-line name of the system in reports and dialogue ids.")
+    kind: str = Field(description="A registered system kind; its options are listed per kind.")
+    model: ModelConfig | None = Field(
+        default=None, description="The system's model; the scenario's [model] when absent."
+    )
 
     @field_validator("name")
     @classmethod
@@ -236,11 +371,18 @@ class SystemEntry(BaseModel):
 class JudgeConfig(Strict):
     """The paper's Table 2: an LLM judges MACRS replies with vs without strategy suggestions."""
 
-    enabled: bool = False
+    enabled: bool = Field(default=False, description="Run the LLM judge after the campaign.")
     # The judge's model; the scenario's [model] when absent (the paper used ChatGPT).
-    model: ModelConfig | None = None
+    model: ModelConfig | None = Field(
+        default=None, description="The judge's model; the scenario's [model] when absent."
+    )
     # Judge at most this many (turn) pairs, in a fixed order; all when absent.
-    max_pairs: int | None = Field(default=None, ge=1, le=MAX_SAMPLES * 100)
+    max_pairs: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_SAMPLES * 100,
+        description="Judge at most this many turn pairs; all when absent.",
+    )
 
 
 class FaultsConfig(Strict):
@@ -250,30 +392,29 @@ class FaultsConfig(Strict):
     and the campaign's one-dialogue-per-fault guarantee.
     """
 
-    rate: float = Field(default=0.0, ge=0, le=1)
-    kinds: tuple[Literal["exception", "timeout", "empty", "bad_json", "rate_limit"], ...] = (
-        "exception",
-        "timeout",
-        "empty",
-        "bad_json",
-        "rate_limit",
+    rate: float = Field(default=0.0, ge=0, le=1, description="Share of model calls that fail.")
+    kinds: tuple[Literal["exception", "timeout", "empty", "bad_json", "rate_limit"], ...] = Field(
+        default=("exception", "timeout", "empty", "bad_json", "rate_limit"),
+        description="Ways an injected fault fails.",
     )
-    seed: int = 0
+    seed: int = Field(default=0, description="Seed of which calls fail.")
 
 
 class Price(Strict):
     """US dollars per million tokens."""
 
-    prompt: float = Field(ge=0, le=1e6)
-    completion: float = Field(ge=0, le=1e6)
+    prompt: float = Field(ge=0, le=1e6, description="Dollars per million prompt tokens.")
+    completion: float = Field(ge=0, le=1e6, description="Dollars per million completion tokens.")
 
 
 class CacheConfig(Strict):
     """SQLite response cache in front of every model: a repeated call costs nothing."""
 
-    enabled: bool = True
+    enabled: bool = Field(default=True, description="Cache model responses.")
     # Default: `llm_cache.sqlite` in the campaign's output_dir.
-    path: str | None = None
+    path: str | None = Field(
+        default=None, description="The cache file; llm_cache.sqlite in the output_dir when absent."
+    )
 
 
 def output_dir_option(value: str | None) -> Path | None:
@@ -289,17 +430,40 @@ def output_dir_option(value: str | None) -> Path | None:
 
 
 class CampaignConfig(Strict):
-    concurrency: int = Field(default=4, ge=1, le=MAX_CONCURRENCY)
-    output_dir: str = "runs"
+    """How the campaign runs: concurrency, output, executor, prices and budgets."""
+
+    concurrency: int = Field(
+        default=4, ge=1, le=MAX_CONCURRENCY, description="Dialogues in flight at once."
+    )
+    output_dir: str = Field(default="runs", description="Folder the run directory is made in.")
     # "local": one asyncio process; "ray": dialogues sharded over Ray actors (extra `ray`).
-    executor: Literal["local", "ray"] = "local"
-    ray_actors: int = Field(default=2, ge=1, le=MAX_CONCURRENCY)
-    ray_address: str | None = None
+    executor: Literal["local", "ray"] = Field(
+        default="local",
+        description="local: one asyncio process; ray: dialogues sharded over Ray actors.",
+    )
+    ray_actors: int = Field(
+        default=2, ge=1, le=MAX_CONCURRENCY, description="Ray actors (executor ray)."
+    )
+    ray_address: str | None = Field(
+        default=None, description="Address of a Ray cluster to join; Ray's default when absent."
+    )
     # Price per model name (as recorded per call); unpriced models cost 0.
-    prices: dict[str, Price] = Field(default_factory=dict)
+    prices: dict[str, Price] = Field(
+        default_factory=dict, description="Price per model name; unpriced models cost 0."
+    )
     # Stop starting new dialogues once this many tokens / dollars were spent.
-    budget_tokens: int | None = Field(default=None, ge=1, le=10**15)
-    budget_usd: float | None = Field(default=None, gt=0, le=1e9)
+    budget_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        le=10**15,
+        description="Stop starting dialogues once this many tokens were spent.",
+    )
+    budget_usd: float | None = Field(
+        default=None,
+        gt=0,
+        le=1e9,
+        description="Stop starting dialogues once this many dollars were spent.",
+    )
 
     @field_validator("output_dir")
     @classmethod
@@ -311,24 +475,46 @@ class CampaignConfig(Strict):
 
 
 class Scenario(Strict):
-    name: str
-    seed: int = 0
-    model: ModelConfig = Field(default_factory=EmbeddedModel)
-    data: DataConfig = Field(default_factory=DataConfig)
-    protocol: ProtocolConfig = Field(default_factory=ProtocolConfig)
-    simulator: SimulatorConfig = Field(default_factory=SimulatorConfig)
+    """A scenario file: every table of the campaign."""
+
+    name: str = Field(description="The scenario's name; names the run directory.")
+    seed: int = Field(default=0, description="The campaign's seed.")
+    model: ModelConfig = Field(
+        default_factory=EmbeddedModel, description="The default model of every role."
+    )
+    data: DataConfig = Field(
+        default_factory=DataConfig, description="Dataset and sample construction."
+    )
+    protocol: ProtocolConfig = Field(
+        default_factory=ProtocolConfig, description="The dialogue protocol."
+    )
+    simulator: SimulatorConfig = Field(
+        default_factory=SimulatorConfig, description="The simulated user."
+    )
     # Typed options (subclasses) after resolve_scenario: SerializeAsAny dumps all their fields.
-    systems: list[SerializeAsAny[SystemEntry]] = Field(min_length=1, max_length=1000)
-    campaign: CampaignConfig = Field(default_factory=CampaignConfig)
-    judge: JudgeConfig = Field(default_factory=JudgeConfig)
-    cache: CacheConfig = Field(default_factory=CacheConfig)
-    faults: FaultsConfig = Field(default_factory=FaultsConfig)
+    systems: list[SerializeAsAny[SystemEntry]] = Field(
+        min_length=1, max_length=1000, description="The systems under test."
+    )
+    campaign: CampaignConfig = Field(
+        default_factory=CampaignConfig, description="How the campaign runs."
+    )
+    judge: JudgeConfig = Field(default_factory=JudgeConfig, description="The LLM judge of Table 2.")
+    cache: CacheConfig = Field(default_factory=CacheConfig, description="The model response cache.")
+    faults: FaultsConfig = Field(
+        default_factory=FaultsConfig, description="Injected model-call faults."
+    )
     # A folder of prompt files overriding the package's (same file names).
-    prompts_dir: str | None = None
+    prompts_dir: str | None = Field(
+        default=None,
+        description="A folder of prompt files overriding the package's (same file names).",
+    )
     # Where a role's prompt puts the dialogue (agents/prompt_layout.py): the paper's
     # transcript, or chat messages; "auto" is chat for the embedded model, where the
     # paper's layout made the simulated user echo (docs/simulators.md, "Prompt layout").
-    prompt_layout: Literal["auto", "paper", "chat"] = "auto"
+    prompt_layout: Literal["auto", "paper", "chat"] = Field(
+        default="auto",
+        description="Where a role's prompt puts the dialogue: paper transcript or chat messages.",
+    )
 
     @field_validator("name")
     @classmethod
