@@ -11,13 +11,15 @@ import re
 import tomllib
 import unicodedata
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     SerializeAsAny,
+    Tag,
     ValidationError,
     field_serializer,
     field_validator,
@@ -47,8 +49,44 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class EmbeddedModel(Strict):
+Layout = Literal["paper", "chat"]
+# The union member a `[model]` table of a backend config.py does not type takes.
+OTHER_BACKEND = "other"
+
+
+class ModelEntry(BaseModel):
+    """A model table as given: `backend` and that backend's fields, kept unchecked here.
+
+    Which backends exist is the backend registry's business (llm/backends/registry.py), a
+    higher layer: a backend registered there (an entry point, a test) names its options
+    model, a subclass of `ModelOptions`, and the registry validates an entry of it when a
+    campaign starts (campaign/setup.py `resolve_scenario`). The built-in backends'
+    options below are validated at load, as before.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    backend: str
+    # The prompt layout of `prompt_layout = "auto"` for roles that talk to this backend.
+    preferred_layout: ClassVar[Layout] = "paper"
+
+    def own_fields(self) -> dict[str, Any]:
+        """The backend's fields as given (everything but `backend`)."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class ModelOptions(ModelEntry):
+    """Base of every backend's options: `backend` (a Literal in each subclass)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EmbeddedModel(ModelOptions):
     """llama.cpp in-process. With no `path` and no `hf_repo`, the bundled default GGUF."""
+
+    # The paper's layout made the simulated user echo on the small embedded model
+    # (docs/simulators.md, "Prompt layout").
+    preferred_layout: ClassVar[Layout] = "chat"
 
     backend: Literal["embedded"] = Field(
         default="embedded", description="Selects llama.cpp in-process."
@@ -84,7 +122,7 @@ class EmbeddedModel(Strict):
     )
 
 
-class OpenAIModel(Strict):
+class OpenAIModel(ModelOptions):
     """Any OpenAI-compatible endpoint: OpenAI, `vllm serve`, llama-server, Ollama.
 
     `base_urls` makes a pool of replicas serving the same model: each gets
@@ -180,7 +218,7 @@ class OpenAIModel(Strict):
         return tuple(redact_url(u) for u in urls)
 
 
-class ScriptedModel(Strict):
+class ScriptedModel(ModelOptions):
     """Deterministic fake for tests and benchmarks."""
 
     backend: Literal["scripted"] = Field(
@@ -194,7 +232,36 @@ class ScriptedModel(Strict):
     )
 
 
-ModelConfig = Annotated[EmbeddedModel | OpenAIModel | ScriptedModel, Field(discriminator="backend")]
+_TYPED_BACKENDS = frozenset({"embedded", "openai", "scripted"})
+
+
+def _model_tag(value: Any) -> str | None:
+    """The union member of a model table: a typed built-in backend's, else OTHER_BACKEND."""
+    if isinstance(value, dict):
+        backend = value.get("backend")
+    elif isinstance(value, ModelEntry):
+        if not isinstance(value, ModelOptions) or type(value) not in _TYPED_MODELS:
+            return OTHER_BACKEND
+        backend = value.backend
+    else:
+        return None
+    if not isinstance(backend, str):
+        return None
+    return backend if backend in _TYPED_BACKENDS else OTHER_BACKEND
+
+
+ModelConfig = Annotated[
+    Annotated[EmbeddedModel, Tag("embedded")]
+    | Annotated[OpenAIModel, Tag("openai")]
+    | Annotated[ScriptedModel, Tag("scripted")]
+    | Annotated[SerializeAsAny[ModelEntry], Tag(OTHER_BACKEND)],
+    Discriminator(
+        _model_tag,
+        custom_error_type="missing_backend",
+        custom_error_message="a model table needs `backend` (a registered backend's name)",
+    ),
+]
+_TYPED_MODELS: tuple[type[ModelOptions], ...] = (EmbeddedModel, OpenAIModel, ScriptedModel)
 
 
 class DataConfig(Strict):
@@ -302,11 +369,19 @@ class ProtocolConfig(Strict):
     )
 
 
-class SimulatorConfig(Strict):
-    """The simulated user (§4.1)."""
+class SimulatorConfig(BaseModel):
+    """The simulated user (§4.1): `[simulator]` as given.
+
+    Which kinds exist is the simulator registry's business (simulators/registry.py), a
+    higher layer: at campaign start (campaign/setup.py `resolve_scenario`) it turns this
+    table into the kind's typed options (a subclass, unknown fields forbidden), with one-line
+    errors naming the kind and the field. The fields below are the built-in users' own.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     # "llm": the paper's LLM user (§4.1); "agenda": rule-based, no LLM, deterministic.
-    kind: Literal["llm", "agenda"] = Field(
+    kind: str = Field(
         default="llm", description="llm: the paper's LLM user; agenda: rule-based, no LLM."
     )
     # The LLM user's instruction: the MACRS paper's, or InteRecAgent's rules (its Figure 4).
@@ -488,7 +563,8 @@ class Scenario(Strict):
     protocol: ProtocolConfig = Field(
         default_factory=ProtocolConfig, description="The dialogue protocol."
     )
-    simulator: SimulatorConfig = Field(
+    # The kind's typed options (a subclass) after resolve_scenario.
+    simulator: SerializeAsAny[SimulatorConfig] = Field(
         default_factory=SimulatorConfig, description="The simulated user."
     )
     # Typed options (subclasses) after resolve_scenario: SerializeAsAny dumps all their fields.
@@ -546,11 +622,11 @@ class Scenario(Strict):
     def judge_model(self) -> ModelConfig:
         return self.judge.model or self.model
 
-    def layout_for(self, model: ModelConfig) -> Literal["paper", "chat"]:
+    def layout_for(self, model: ModelConfig) -> Layout:
         """The prompt layout of a role that talks to `model`."""
         if self.prompt_layout != "auto":
             return self.prompt_layout
-        return "chat" if model.backend == "embedded" else "paper"
+        return model.preferred_layout
 
 
 def _bound_message(error: ErrorDetails) -> str:
