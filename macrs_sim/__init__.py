@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.campaign.runner import run_campaign, run_campaign_async
     from macrs_sim.config import load_scenario
+    from macrs_sim.rankers.registry import RankerSpec, register_ranker
     from macrs_sim.simulators.base import UserSimulator
 
 # public name -> module that defines it
@@ -28,14 +29,18 @@ _EXPORTS: dict[str, str] = {
     "Recommender": "macrs_sim.agents.base",
     "UserSimulator": "macrs_sim.simulators.base",
     "register_system": "macrs_sim.agents.registry",
+    "register_ranker": "macrs_sim.rankers.registry",
+    "RankerSpec": "macrs_sim.rankers.registry",
 }
 
 __all__ = [
+    "RankerSpec",
     "Recommender",
     "UserSimulator",
     "build_report",
     "load_run",
     "load_scenario",
+    "register_ranker",
     "register_system",
     "run_campaign",
     "run_campaign_async",

@@ -15,7 +15,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from macrs_sim.data.splits import EvalCase
+from macrs_sim.data.splits import EvalCase, Split
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
 from macrs_sim.rankers.evaluate import ndcg_at
 from macrs_sim.rankers.params import BPRParams as BPRParams
@@ -110,3 +110,14 @@ def _bpr_loss(
     l2 = u.pow(2).sum(-1) + p.pow(2).sum(-1) + n.pow(2).sum(-1)
     loss: torch.Tensor = -F.logsigmoid(diff).mean() + reg * l2.mean()
     return loss
+
+
+def train(
+    item_ids: tuple[str, ...], split: Split, params: BPRParams, progress: ProgressHook | None = None
+) -> BPRRanker:
+    """The registry's trainer (rankers/torch/specs.py): early stopping on the validation cases."""
+    return BPRRanker.fit(item_ids, split.train, split.validation, params, progress)
+
+
+def load(item_ids: tuple[str, ...], arrays: Arrays, params: BPRParams) -> BPRRanker:
+    return BPRRanker.from_arrays(item_ids, arrays, params)

@@ -8,12 +8,17 @@ as the sum of sim(h, j) over its items h.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
 from macrs_sim.rankers.params import ItemCFParams as ItemCFParams
+from macrs_sim.rankers.registry import RankerSpec
+
+if TYPE_CHECKING:
+    from macrs_sim.data.splits import Split
 
 
 def user_item_matrix(n_items: int, train: Mapping[str, Sequence[int]]) -> sp.csr_matrix:
@@ -94,3 +99,17 @@ class ItemCFRanker:
         n = len(item_ids)
         sim = sp.csr_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=(n, n))
         return cls(item_ids, sim)
+
+
+def train(
+    item_ids: tuple[str, ...], split: Split, params: ItemCFParams, progress: Any = None
+) -> ItemCFRanker:
+    """The registry's trainer: co-occurrence over the split's training sequences."""
+    return ItemCFRanker.fit(item_ids, split.train, params)
+
+
+def load(item_ids: tuple[str, ...], arrays: Arrays, params: ItemCFParams) -> ItemCFRanker:
+    return ItemCFRanker.from_arrays(item_ids, arrays)
+
+
+SPEC = RankerSpec("itemcf", ItemCFParams, train=f"{__name__}:train", load=f"{__name__}:load")

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
+from macrs_sim.rankers.params import PopularityParams
+from macrs_sim.rankers.registry import RankerSpec
+
+if TYPE_CHECKING:
+    from macrs_sim.data.splits import Split
 
 
 class PopularityRanker:
@@ -32,3 +38,19 @@ class PopularityRanker:
     @classmethod
     def from_arrays(cls, item_ids: tuple[str, ...], arrays: Arrays) -> PopularityRanker:
         return cls(item_ids, arrays["counts"].astype(np.float32))
+
+
+def train(
+    item_ids: tuple[str, ...], split: Split, params: PopularityParams, progress: Any = None
+) -> PopularityRanker:
+    """The registry's trainer: counts over the split's training sequences."""
+    return PopularityRanker.fit(item_ids, split.train)
+
+
+def load(item_ids: tuple[str, ...], arrays: Arrays, params: PopularityParams) -> PopularityRanker:
+    return PopularityRanker.from_arrays(item_ids, arrays)
+
+
+SPEC = RankerSpec(
+    "popularity", PopularityParams, train=f"{__name__}:train", load=f"{__name__}:load"
+)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from macrs_sim.data.splits import Interactions, Split
 from macrs_sim.errors import ConfigError
 from macrs_sim.rankers.base import Arrays, CheckpointedRanker, ItemRanker
+from macrs_sim.rankers.builtin import BUILTIN_SPECS
 from macrs_sim.rankers.cache import (
     cache_key,
     checkpoint_path,
@@ -22,20 +22,12 @@ from macrs_sim.rankers.cache import (
     read_checkpoint,
     write_checkpoint,
 )  # fmt: skip
-from macrs_sim.rankers.itemcf import ItemCFRanker
 from macrs_sim.rankers.memory import check_fits
-from macrs_sim.rankers.params import (
-    BERT4RecParams,
-    BPRParams,
-    ItemCFParams,
-    PopularityParams,
-    RankerParams,
-    SASRecParams,
-)  # fmt: skip
-from macrs_sim.rankers.popularity import PopularityRanker
+from macrs_sim.rankers.params import RankerParams
+from macrs_sim.rankers.registry import ranker_ref, ranker_spec
 
-MODEL_KINDS = ("popularity", "itemcf", "bpr", "sasrec", "bert4rec")
-TORCH_KINDS = ("bpr", "sasrec", "bert4rec")
+# The built-in kinds; `registry.ranker_kinds()` adds those registered by code or entry point.
+MODEL_KINDS = tuple(spec.kind for spec in BUILTIN_SPECS)
 RECSYS_HINT = "pip install 'macrs-sim[recsys]'"
 
 
@@ -49,22 +41,17 @@ class TrainedRanker:
 
 
 def check_kind(kind: str) -> str:
-    if kind not in MODEL_KINDS:
-        raise ConfigError(f"unknown model {kind!r}; expected one of {', '.join(MODEL_KINDS)}")
-    return kind
-
-
-_PARAMS: dict[str, type[RankerParams]] = {
-    "popularity": PopularityParams, "itemcf": ItemCFParams, "bpr": BPRParams,
-    "sasrec": SASRecParams, "bert4rec": BERT4RecParams,
-}  # fmt: skip
+    """A registered ranker kind; ConfigError (one line naming the known kinds) otherwise."""
+    return ranker_spec(kind).kind
 
 
 def params_model(kind: str) -> type[RankerParams]:
-    """The kind's hyperparameter model (rankers/params.py); a torch kind needs torch."""
-    if check_kind(kind) in TORCH_KINDS and importlib.util.find_spec("torch") is None:
-        raise ConfigError(f"model {kind!r} needs torch: {RECSYS_HINT}")
-    return _PARAMS[kind]
+    """The kind's hyperparameter model; a kind whose `requires` are absent (torch) fails."""
+    spec = ranker_spec(kind)
+    missing = spec.missing()
+    if missing:
+        raise ConfigError(f"model {kind!r} needs {', '.join(missing)}: {spec.install_hint}")
+    return spec.params
 
 
 def params_error(what: str, err: ValidationError, sep: str = " ") -> ConfigError:
@@ -82,7 +69,7 @@ def option_params(model: type[RankerParams] | str, values: Mapping[str, Any]) ->
     scenario is read: ValueError `FIELD: message` for the option's field validator. Needs
     no torch (a missing torch is the system's `extra`, named when it is built)."""
     if isinstance(model, str):
-        model = _PARAMS[check_kind(model)]
+        model = ranker_spec(model).params
     try:
         return model.model_validate(dict(values), strict=False)
     except ValidationError as err:
@@ -101,39 +88,18 @@ def make_params(kind: str, overrides: Mapping[str, str]) -> RankerParams:
 def _fit(
     kind: str, data: Interactions, split: Split, params: Any, progress: Any
 ) -> CheckpointedRanker:
-    if kind == "popularity":
-        return PopularityRanker.fit(data.item_ids, split.train)
-    if kind == "itemcf":
-        return ItemCFRanker.fit(data.item_ids, split.train, params)
-    if kind == "bpr":
-        from macrs_sim.rankers.bpr import BPRRanker
-
-        return BPRRanker.fit(data.item_ids, split.train, split.validation, params, progress)
-    if kind == "bert4rec":
-        from macrs_sim.rankers.torch.bert4rec import BERT4RecRanker
-
-        return BERT4RecRanker.fit(data.item_ids, split.train, split.validation, params, progress)
-    from macrs_sim.rankers.torch.sasrec import SASRecRanker
-
-    return SASRecRanker.fit(data.item_ids, split.train, split.validation, params, progress)
+    spec = ranker_spec(kind)
+    ranker = ranker_ref(spec, spec.train)(data.item_ids, split, params, progress)
+    if not isinstance(ranker, CheckpointedRanker):
+        raise TypeError(f"ranker {kind!r}: {spec.train} returned {type(ranker).__name__},"
+                        " not a CheckpointedRanker (kind, item_ids, score, arrays)")  # fmt: skip
+    return ranker
 
 
 def _load(kind: str, item_ids: tuple[str, ...], arrays: Arrays, params: Any) -> ItemRanker:
-    if kind == "popularity":
-        return PopularityRanker.from_arrays(item_ids, arrays)
-    if kind == "itemcf":
-        return ItemCFRanker.from_arrays(item_ids, arrays)
-    if kind == "bpr":
-        from macrs_sim.rankers.bpr import BPRRanker
-
-        return BPRRanker.from_arrays(item_ids, arrays, params)
-    if kind == "bert4rec":
-        from macrs_sim.rankers.torch.bert4rec import BERT4RecRanker
-
-        return BERT4RecRanker.from_arrays(item_ids, arrays, params)
-    from macrs_sim.rankers.torch.sasrec import SASRecRanker
-
-    return SASRecRanker.from_arrays(item_ids, arrays, params)
+    spec = ranker_spec(kind)
+    ranker: ItemRanker = ranker_ref(spec, spec.load)(item_ids, arrays, params)
+    return ranker
 
 
 def stop_reason(record: Mapping[str, Any], params: BaseModel) -> str | None:

@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from macrs_sim.data.splits import EvalCase
+from macrs_sim.data.splits import EvalCase, Split
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
 from macrs_sim.rankers.evaluate import ndcg_at
 from macrs_sim.rankers.params import BERT4RecParams as BERT4RecParams
@@ -149,3 +149,17 @@ class BERT4RecRanker:
         )
         net.eval()
         return ranker
+
+
+def train(
+    item_ids: tuple[str, ...],
+    split: Split,
+    params: BERT4RecParams,
+    progress: ProgressHook | None = None,
+) -> BERT4RecRanker:
+    """The registry's trainer (rankers/torch/specs.py): early stopping on the validation cases."""
+    return BERT4RecRanker.fit(item_ids, split.train, split.validation, params, progress)
+
+
+def load(item_ids: tuple[str, ...], arrays: Arrays, params: BERT4RecParams) -> BERT4RecRanker:
+    return BERT4RecRanker.from_arrays(item_ids, arrays, params)

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from macrs_sim.data.splits import EvalCase
+from macrs_sim.data.splits import EvalCase, Split
 from macrs_sim.rankers.base import Arrays, Scores, mask_seen
 from macrs_sim.rankers.evaluate import ndcg_at
 from macrs_sim.rankers.params import SASRecParams as SASRecParams
@@ -127,3 +127,17 @@ def _loss(
     return F.binary_cross_entropy_with_logits(pos, ones) + F.binary_cross_entropy_with_logits(
         neg, zeros
     )
+
+
+def train(
+    item_ids: tuple[str, ...],
+    split: Split,
+    params: SASRecParams,
+    progress: ProgressHook | None = None,
+) -> SASRecRanker:
+    """The registry's trainer (rankers/torch/specs.py): early stopping on the validation cases."""
+    return SASRecRanker.fit(item_ids, split.train, split.validation, params, progress)
+
+
+def load(item_ids: tuple[str, ...], arrays: Arrays, params: SASRecParams) -> SASRecRanker:
+    return SASRecRanker.from_arrays(item_ids, arrays, params)
