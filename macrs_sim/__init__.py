@@ -16,8 +16,10 @@ if TYPE_CHECKING:
     from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.campaign.runner import run_campaign, run_campaign_async
     from macrs_sim.config import load_scenario
+    from macrs_sim.llm.backends.registry import BackendSpec, register_backend
     from macrs_sim.rankers.registry import RankerSpec, register_ranker
     from macrs_sim.simulators.base import UserSimulator
+    from macrs_sim.simulators.registry import SimulatorSpec, register_simulator
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
@@ -31,16 +33,24 @@ _EXPORTS: dict[str, str] = {
     "register_system": "macrs_sim.agents.registry",
     "register_ranker": "macrs_sim.rankers.registry",
     "RankerSpec": "macrs_sim.rankers.registry",
+    "register_simulator": "macrs_sim.simulators.registry",
+    "SimulatorSpec": "macrs_sim.simulators.registry",
+    "register_backend": "macrs_sim.llm.backends.registry",
+    "BackendSpec": "macrs_sim.llm.backends.registry",
 }
 
 __all__ = [
+    "BackendSpec",
     "RankerSpec",
     "Recommender",
+    "SimulatorSpec",
     "UserSimulator",
     "build_report",
     "load_run",
     "load_scenario",
+    "register_backend",
     "register_ranker",
+    "register_simulator",
     "register_system",
     "run_campaign",
     "run_campaign_async",

@@ -1,18 +1,18 @@
 """A campaign's users: a sample-set file as is, or drawn (§4.4) and prepared once (§4.2).
 
-Preparation gives each sample its target profile and opening utterance: by the
-LLM for the LLM simulator, by rule for the agenda simulator. Every system then
-talks to the same prepared users.
+Preparation is the simulator kind's registered `prepare` (simulators/registry.py): the
+target profile and opening utterance by the LLM for the LLM user, by rule for the agenda
+user; a kind without one keeps its samples as drawn. Every system then talks to the same
+prepared users.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import openai
-from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.campaign.dialogue import describe_error
 from macrs_sim.campaign.progress import CampaignProgress
@@ -22,9 +22,7 @@ from macrs_sim.data.samples import build_samples, with_pre_target
 from macrs_sim.errors import MacrsSimError, ModelUnavailableError
 from macrs_sim.llm.retry import is_transient
 from macrs_sim.protocol import Sample
-from macrs_sim.simulators.agenda import prepare_agenda_sample
-from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS
-from macrs_sim.simulators.target_profile import prepare_sample
+from macrs_sim.simulators.registry import SampleContext, resolve_simulator
 
 
 def load_sample_set(setup: CampaignSetup) -> list[Sample] | None:
@@ -48,26 +46,30 @@ async def prepare_each(
     bar: CampaignProgress,
     should_stop: Callable[[], bool] = lambda: False,
 ) -> list[Prepared]:
-    """Target profile and opening for each sample, `campaign.concurrency` at a time; a
-    sample that cannot be prepared costs that sample only."""
+    """Each sample as the simulator kind's `prepare` makes it (target profile, opening),
+    `campaign.concurrency` at a time; a sample that cannot be prepared costs that sample
+    only."""
     task = bar.add("preparing samples", len(samples))
-    if not setup.simulator_uses_llm:
-        people = setup.scenario.simulator.profile_people
-        prepared: list[Prepared] = [
-            prepare_agenda_sample(setup.catalog, s, people=people) for s in samples
-        ]
-        bar.advance(task, len(prepared))
-        return prepared
-    client = setup.client(setup.scenario.simulator_model())
-    retries = setup.scenario.protocol.max_structured_retries
-    template = SIMULATOR_PROMPTS[setup.scenario.simulator.instruction]
+    spec = setup.simulator_spec
+    if spec.prepare is None:
+        bar.advance(task, len(samples))
+        return list(samples)
+    model = setup.scenario.simulator_model()
+    ctx = SampleContext(
+        catalog=setup.catalog,
+        client=setup.client(model) if spec.uses_llm else None,
+        prompts=setup.prompts,
+        retries=setup.scenario.protocol.max_structured_retries,
+    )
+    options = resolve_simulator(setup.scenario.simulator)
+    prepare = spec.prepare
     limit = asyncio.Semaphore(setup.scenario.campaign.concurrency)
 
     async def one(sample: Sample) -> Prepared:
         async with limit:
             if should_stop():
                 return None
-            done = await _prepare_one(setup, client, sample, retries, template)
+            done = await _prepare_one(lambda: prepare(options, ctx, sample))
             bar.advance(task)
             return done
 
@@ -94,22 +96,10 @@ async def prepare_samples(
 SAMPLE_ATTEMPTS = 3
 
 
-async def _prepare_one(
-    setup: CampaignSetup, client: ChatCompletionClient, sample: Sample, retries: int, template: str
-) -> Sample | Exception:
+async def _prepare_one(attempt_once: Callable[[], Awaitable[Sample]]) -> Sample | Exception:
     for attempt in range(1, SAMPLE_ATTEMPTS + 1):
         try:
-            sim = setup.scenario.simulator
-            return await prepare_sample(
-                client,
-                setup.prompts,
-                setup.catalog,
-                sample,
-                retries,
-                template=template,
-                people=sim.profile_people,
-                max_leak_retries=sim.max_leak_retries,
-            )
+            return await attempt_once()
         except MacrsSimError as err:
             return err
         except Exception as err:

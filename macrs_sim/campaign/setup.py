@@ -12,7 +12,7 @@ from macrs_sim.agents.base import Recommender
 from macrs_sim.agents.context import PrepareContext, SystemContext, history_for
 from macrs_sim.agents.registry import SystemOptions, import_ref, resolve_entries, system_spec
 from macrs_sim.campaign.scripted import default_scripted_rules
-from macrs_sim.config import ModelConfig, OpenAIModel, Scenario, SystemEntry
+from macrs_sim.config import ModelConfig, Scenario, SystemEntry
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
@@ -20,15 +20,22 @@ from macrs_sim.data.sample_set import read_sample_set
 from macrs_sim.data.samples import build_samples, with_pre_target
 from macrs_sim.data.splits import deferred_campaign_dataset
 from macrs_sim.llm.accounting import CallLog
+from macrs_sim.llm.backends.registry import backend_spec, resolve_model
 from macrs_sim.llm.breaker import CircuitBreaker
 from macrs_sim.llm.cache import CACHE_FILE, ResponseCache
 from macrs_sim.llm.factory import build_client
 from macrs_sim.llm.scripted import Rule
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample
-from macrs_sim.simulators.agenda import AgendaUserSimulator
 from macrs_sim.simulators.base import UserSimulator
-from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
+from macrs_sim.simulators.registry import (
+    SimulatorContext,
+    SimulatorOptions,
+    SimulatorSpec,
+    resolve_simulator,
+    scripted_rules_of_simulators,
+    simulator_spec,
+)
 from macrs_sim.tools import ToolCallLog
 
 # How long a call waits for a server that went away before its dialogue is left unfinished.
@@ -50,12 +57,35 @@ def cache_path(scenario: Scenario, output_dir: Path | None = None) -> Path:
 
 
 def resolve_scenario(scenario: Scenario) -> Scenario:
-    """`scenario` with each `[[systems]]` entry as its kind's typed options (all fields,
-    defaults filled in, so the resolved scenario a run saves holds them); a kind or field
-    that does not fit is a ConfigError of one line (agents/registry.py)."""
-    if all(isinstance(s, SystemOptions) for s in scenario.systems):
-        return scenario
-    return scenario.model_copy(update={"systems": resolve_entries(scenario.systems)})
+    """`scenario` with each `[[systems]]` entry and the `[simulator]` table as its kind's
+    typed options, and every model table as its backend's (all fields, defaults filled in,
+    so the resolved scenario a run saves holds them); a kind or field that does not fit is
+    a ConfigError of one line (agents/registry.py, simulators/registry.py,
+    llm/backends/registry.py)."""
+    systems: list[SystemEntry] = list(scenario.systems)
+    if not all(isinstance(s, SystemOptions) for s in systems):
+        systems = [*resolve_entries(systems)]
+    systems = [
+        s if s.model is None else s.model_copy(update={"model": _model(s.model, f"systems[{i}]")})
+        for i, s in enumerate(systems)
+    ]
+    simulator = resolve_simulator(scenario.simulator)
+    if simulator.model is not None:
+        simulator = simulator.model_copy(
+            update={"model": _model(simulator.model, "simulator.model")}
+        )
+    judge = scenario.judge
+    if judge.model is not None:
+        judge = judge.model_copy(update={"model": _model(judge.model, "judge.model")})
+    model = _model(scenario.model, "model")
+    return scenario.model_copy(
+        update={"systems": systems, "simulator": simulator, "judge": judge, "model": model}
+    )
+
+
+def _model(cfg: ModelConfig, where: str) -> ModelConfig:
+    resolved: ModelConfig = resolve_model(cfg, where)
+    return resolved
 
 
 def with_cache_path(scenario: Scenario, output_dir: Path | None) -> Scenario:
@@ -93,7 +123,12 @@ class CampaignSetup:
         # counts include the targets, so a bare "Heat" would lean to a target.
         self.grounder = Grounder(self.catalog, popularity=self.system_dataset.popularity)
         if self.scripted_rules is None:
-            self.scripted_rules = default_scripted_rules([i.display_title for i in self.catalog])
+            titles = [i.display_title for i in self.catalog]
+            # Registered simulators' roles the campaign's default rules lack (a plugin's).
+            self.scripted_rules = {
+                **scripted_rules_of_simulators(titles),
+                **default_scripted_rules(titles),
+            }
         # One cache per campaign, shared by every model (their entries never mix: the key
         # names the model). It opens, creating its folder, on the first call.
         enabled = self.scenario.cache.enabled
@@ -117,14 +152,19 @@ class CampaignSetup:
                 cache=self.cache,
                 faults=self.scenario.faults,
             )
-            if isinstance(cfg, OpenAIModel):  # a server that goes away makes calls wait
+            if backend_spec(resolve_model(cfg).backend).remote:
+                # A server that goes away makes calls wait.
                 client = CircuitBreaker(client, outage_wait_s=self.outage_wait_s)
             self.clients[key] = client
         return self.clients[key]
 
     @property
+    def simulator_spec(self) -> SimulatorSpec:
+        return simulator_spec(self.scenario.simulator.kind)
+
+    @property
     def simulator_uses_llm(self) -> bool:
-        return self.scenario.simulator.kind == "llm"
+        return self.simulator_spec.uses_llm
 
     def model_configs(self) -> list[ModelConfig]:
         """The distinct models the campaign calls (the agenda simulator and systems without
@@ -194,20 +234,29 @@ class CampaignSetup:
             return with_pre_target(samples, self.dataset, self.scenario.data)
         return build_samples(self.dataset, self.scenario.data)
 
-    def build_simulator(self, sample: Sample, dialogue_id: str, system_name: str) -> UserSimulator:
-        sim = self.scenario.simulator
-        if sim.kind == "agenda":
-            return AgendaUserSimulator(sample, self.catalog)
-        return LLMUserSimulator(
-            sample,
-            self.catalog,
-            self.client(self.scenario.simulator_model()),
-            self.prompts.with_layout(self.scenario.layout_for(self.scenario.simulator_model())),
+    def build_simulator(
+        self,
+        sample: Sample,
+        dialogue_id: str,
+        system_name: str,
+        options: SimulatorOptions | None = None,
+        **extras: object,
+    ) -> UserSimulator:
+        """A fresh user for one dialogue, built by its kind's registered builder: the
+        scenario's `[simulator]`, or `options` (the person in chat, given `extras`)."""
+        opts = options if options is not None else resolve_simulator(self.scenario.simulator)
+        spec = simulator_spec(opts.kind)
+        model = self.scenario.simulator_model()
+        ctx = SimulatorContext(
+            sample=sample,
+            catalog=self.catalog,
+            client=self.client(model) if spec.uses_llm else None,
+            prompts=self.prompts.with_layout(self.scenario.layout_for(model)),
             dialogue_id=dialogue_id,
             system_name=system_name,
-            max_leak_retries=sim.max_leak_retries,
-            instruction=SIMULATOR_PROMPTS[sim.instruction],
+            extras=extras,
         )
+        return spec.build(opts, ctx)
 
     async def close(self) -> None:
         for client in self.clients.values():

@@ -24,6 +24,7 @@ from macrs_sim.config import Scenario, SystemEntry, parse_scenario
 from macrs_sim.errors import ConfigError
 from macrs_sim.interactive.agent import RecommenderChatAgent
 from macrs_sim.interactive.person import PersonSimulator, ReadReply
+from macrs_sim.interactive.person_spec import READ, PersonOptions
 from macrs_sim.interactive.render import ChatView
 from macrs_sim.interactive.save import (
     absent_cache_paths,
@@ -132,10 +133,13 @@ async def _session(
             grounder=setup.grounder,
             max_items_per_turn=recorded.protocol.max_items_per_turn,
         )
-        person = PersonSimulator(read, target_id=target.item_id if target else None)
-        end = await ChatSession(agent, person, view, recorded.protocol).run()
-        # Saved before anything else is awaited: after Ctrl-C, asyncio may cancel any await.
         sample = person_sample(sample_id, "", target.item_id if target else None)
+        # The person is a registered simulator kind, built like a campaign's users.
+        person = setup.build_simulator(
+            sample, agent.dialogue_id, cfg.name, PersonOptions(), **{READ: read}
+        )
+        assert isinstance(person, PersonSimulator)  # the session reads its target and score
+        end = await ChatSession(agent, person, view, recorded.protocol).run()
         return finish(setup, agent, sample, end, view, options.output_dir)
     finally:
         await _close_quietly(agent, setup, view)

@@ -1,0 +1,32 @@
+"""`kind = "person"`: a person at the terminal plays the user (interactive/person.py).
+
+Only `macrs-sim chat` can build it: the person's lines come from the reader it hands over
+(`SimulatorContext.extras["read"]`); a campaign naming it fails in one line.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from macrs_sim.errors import ConfigError
+from macrs_sim.interactive.person import PersonSimulator, ReadReply
+from macrs_sim.simulators.base import UserSimulator
+from macrs_sim.simulators.registry import SimulatorContext, SimulatorOptions, SimulatorSpec
+
+READ = "read"
+
+
+class PersonOptions(SimulatorOptions):
+    kind: Literal["person"] = Field(default="person", description="A person types the turns.")
+
+
+def build(options: PersonOptions, ctx: SimulatorContext) -> UserSimulator:
+    read: ReadReply | None = ctx.extras.get(READ)
+    if read is None:
+        raise ConfigError('simulator: kind "person" runs only in `macrs-sim chat`')
+    return PersonSimulator(read, target_id=ctx.sample.target_id or None)
+
+
+SPEC = SimulatorSpec(kind="person", options=PersonOptions, build=build, uses_llm=False)

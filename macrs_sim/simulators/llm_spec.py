@@ -1,0 +1,77 @@
+"""`[simulator] kind = "llm"`: the paper's LLM user (§4.1; simulators/llm_user.py).
+
+Preparation asks the model for the target profile and the opening, once per sample; each
+dialogue's user then words its replies with the same model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from pydantic import Field
+
+from macrs_sim.llm.scripted import Rule
+from macrs_sim.protocol import Sample
+from macrs_sim.simulators.base import UserSimulator
+from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
+from macrs_sim.simulators.registry import (
+    SampleContext,
+    SimulatorContext,
+    SimulatorOptions,
+    SimulatorSpec,
+)
+from macrs_sim.simulators.target_profile import TargetKeywords, prepare_sample
+
+
+class LLMUserOptions(SimulatorOptions):
+    kind: Literal["llm"] = Field(default="llm", description="The paper's LLM user.")
+
+
+def build(options: LLMUserOptions, ctx: SimulatorContext) -> UserSimulator:
+    assert ctx.client is not None  # uses_llm: the campaign gives the simulator's client
+    return LLMUserSimulator(
+        ctx.sample,
+        ctx.catalog,
+        ctx.client,
+        ctx.prompts,
+        dialogue_id=ctx.dialogue_id,
+        system_name=ctx.system_name,
+        max_leak_retries=options.max_leak_retries,
+        instruction=SIMULATOR_PROMPTS[options.instruction],
+    )
+
+
+async def prepare(options: LLMUserOptions, ctx: SampleContext, sample: Sample) -> Sample:
+    """Target profile and opening, by the simulator's model."""
+    assert ctx.client is not None
+    return await prepare_sample(
+        ctx.client,
+        ctx.prompts,
+        ctx.catalog,
+        sample,
+        ctx.retries,
+        template=SIMULATOR_PROMPTS[options.instruction],
+        people=options.profile_people,
+        max_leak_retries=options.max_leak_retries,
+    )
+
+
+def scripted_rules(titles: Sequence[str]) -> Mapping[str, Rule]:
+    """The simulator's roles on the scripted backend (campaign.scripted gives the same)."""
+    return {
+        "user": lambda req: "Hmm, not quite. Something lighter, please.",
+        "opening": lambda req: "Hi! I'd like a movie for tonight, something fun.",
+        "target_profile": lambda req: TargetKeywords(
+            keywords=["mood: light-hearted", "feature: ensemble cast"]
+        ),
+    }
+
+
+SPEC = SimulatorSpec(
+    kind="llm",
+    options=LLMUserOptions,
+    build=build,
+    prepare=prepare,
+    scripted_rules=scripted_rules,
+)

@@ -1,0 +1,168 @@
+"""The simulator registry: every `[simulator] kind = ...` is a `SimulatorSpec`, never an if/else.
+
+Layering (DESIGN.md §1, config < simulators): config.py keeps the `[simulator]` table as
+given (`SimulatorConfig`: a kind and fields); this module owns the kinds. `resolve_simulator`
+turns the table into its kind's options model (a subclass of `SimulatorOptions`, unknown
+fields forbidden) with a one-line error, when a campaign starts (campaign/setup.py).
+
+A spec builds one dialogue's user from its options and a `SimulatorContext`; its optional
+`prepare` gives a drawn sample what every system then meets alike (target profile,
+opening: §4.2); its optional `scripted_rules` answer its roles on the scripted backend.
+Built-in kinds (the LLM user, the agenda user, the person in `macrs-sim chat`, whose module
+sits in a higher layer and is imported by name), then the entry-point group
+`macrs_sim.simulators` (each a spec, or a function returning one), load on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any
+
+from autogen_core.models import ChatCompletionClient
+from pydantic import ConfigDict, ValidationError
+
+from macrs_sim.config import SimulatorConfig
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.errors import ConfigError
+from macrs_sim.llm.scripted import Rule
+from macrs_sim.prompts import PromptLibrary
+from macrs_sim.protocol import Sample
+from macrs_sim.simulators.base import UserSimulator
+
+ENTRY_POINT_GROUP = "macrs_sim.simulators"
+_BUILTIN = (
+    "macrs_sim.simulators.llm_spec",
+    "macrs_sim.simulators.agenda_spec",
+    "macrs_sim.interactive.person_spec",
+)
+
+
+class SimulatorOptions(SimulatorConfig):
+    """Base of every kind's options: `kind` (a Literal in each subclass) and the table's
+    fields; unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass(frozen=True)
+class SimulatorContext:
+    """What building one dialogue's user may use besides its options."""
+
+    sample: Sample
+    catalog: Catalog
+    # The simulator's model client; None for a kind that calls no model.
+    client: ChatCompletionClient | None
+    prompts: PromptLibrary
+    dialogue_id: str
+    system_name: str
+    # What the caller hands a kind outside the scenario (the person's line reader in chat).
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SampleContext:
+    """What preparing a drawn sample may use (once per sample, shared by every system)."""
+
+    catalog: Catalog
+    client: ChatCompletionClient | None
+    prompts: PromptLibrary
+    # protocol.max_structured_retries.
+    retries: int
+
+
+@dataclass(frozen=True)
+class SimulatorSpec:
+    kind: str
+    options: type[SimulatorOptions]
+    # (options, ctx) -> a fresh user for one dialogue.
+    build: Callable[[Any, SimulatorContext], UserSimulator]
+    # async (options, ctx, sample) -> the sample as every system meets it; None: as drawn.
+    prepare: Callable[[Any, SampleContext, Sample], Awaitable[Sample]] | None = None
+    # (catalog titles) -> {role: Rule} for the scripted backend (roles the campaign's
+    # default rules lack are added).
+    scripted_rules: Callable[[Sequence[str]], Mapping[str, Rule]] | None = None
+    # Whether it calls the simulator's model (`[simulator] model`, else `[model]`).
+    uses_llm: bool = True
+
+
+_SPECS: dict[str, SimulatorSpec] = {}
+_loaded = False
+
+
+def register_simulator(spec: SimulatorSpec) -> None:
+    """Add a simulator kind; its options' `kind` must be Literal[spec.kind]. A kind already
+    registered is refused (unregister_simulator first to replace it)."""
+    kind_field = spec.options.model_fields.get("kind")
+    if kind_field is None or getattr(kind_field.annotation, "__args__", None) != (spec.kind,):
+        raise ValueError(f"options of simulator {spec.kind!r} need `kind: Literal[{spec.kind!r}]`")
+    if spec.kind in _SPECS:
+        raise ValueError(f"simulator kind {spec.kind!r} is already registered")
+    _SPECS[spec.kind] = spec
+
+
+def unregister_simulator(kind: str) -> None:
+    _load()
+    _SPECS.pop(kind, None)
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in _BUILTIN:
+        register_simulator(importlib.import_module(module).SPEC)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        spec = ep.load()
+        register_simulator(spec() if callable(spec) else spec)
+
+
+def known_simulator_kinds() -> list[str]:
+    _load()
+    return sorted(_SPECS)
+
+
+def simulator_spec(kind: str) -> SimulatorSpec:
+    _load()
+    try:
+        return _SPECS[kind]
+    except KeyError:
+        known = ", ".join(known_simulator_kinds())
+        raise ConfigError(f'simulator: unknown kind "{kind}"; known: {known}') from None
+
+
+def resolve_simulator(table: SimulatorConfig) -> SimulatorOptions:
+    """The `[simulator]` table as its kind's options; ConfigError (one line) when it does
+    not fit: `simulator (kind "llm"): unknown field "instructon"`."""
+    spec = simulator_spec(table.kind)
+    if isinstance(table, spec.options):
+        return table
+    data = table.model_dump(exclude_none=True) | {"model": table.model}
+    try:
+        return spec.options.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(f'simulator (kind "{table.kind}"): {_field_error(err)}') from None
+
+
+def _field_error(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    if first["type"] == "extra_forbidden":
+        return f'unknown field "{where}"'
+    if first["type"] == "missing":
+        return f'required field "{where}" is missing'
+    msg = first["msg"].removeprefix("Value error, ")
+    return f"{where}: {msg}" if where else msg
+
+
+def scripted_rules_of_simulators(titles: Sequence[str]) -> dict[str, Rule]:
+    """Every registered kind's scripted rules, merged (first registered wins a role)."""
+    merged: dict[str, Rule] = {}
+    for kind in known_simulator_kinds():
+        make = _SPECS[kind].scripted_rules
+        if make is not None:
+            merged = {**make(titles), **merged}
+    return merged
