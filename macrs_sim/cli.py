@@ -52,7 +52,7 @@ def _run(args: argparse.Namespace) -> int:
         return 130
     with RunStore.open(result.store_path) as store:
         access = store_access(store)
-        warned = behaviour_lines(store)
+        warned = behaviour_lines(store) if result.warnings is None else list(result.warnings)
     print_table(result.metrics, console, access)
     for line in warned:
         print(terminal_line(line))  # print: no markup; terminal_line: names from the store

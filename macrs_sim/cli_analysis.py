@@ -45,7 +45,7 @@ def _report(args: argparse.Namespace) -> int:
     path = write_report(run.path, run=run, **_options(args))
     with RunStore.open(run.path / "store.sqlite") as store:
         print_table(run_metrics(store), Console(), store_access(store))
-        for line in behaviour_lines(store):
+        for line in behaviour_lines(store, run.behaviour):
             print(terminal_line(line))  # one line, never wrapped; names from the store
     _print_summary(path)
     return 0

@@ -357,6 +357,12 @@ class RunStore:
         """A read query over the store's tables, for aggregates the analysis computes in SQL."""
         return self._conn.execute(sql, args)
 
+    def query_tuples(self, sql: str, args: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """`query` whose rows are plain tuples (no sqlite3.Row): for scans of millions of rows."""
+        cursor = self._conn.cursor()
+        cursor.row_factory = None
+        return cursor.execute(sql, args)
+
     def finished_dialogue_ids(self) -> set[str]:
         return {r["dialogue_id"] for r in self._conn.execute("SELECT dialogue_id FROM dialogues")}
 

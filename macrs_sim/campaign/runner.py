@@ -50,6 +50,8 @@ class CampaignResult:
     expected: int
     spend: Spend  # this run's spending, earlier sessions included
     unfinished: int = 0  # dialogues an outage cut short this session (the same command redoes them)
+    # The report's one-line behaviour warnings (None: no report was written this session)
+    warnings: tuple[str, ...] | None = None
 
     @property
     def store_path(self) -> Path:
@@ -110,9 +112,10 @@ async def run_campaign_async(
                 setup, run_dir, resumed, progress, scripted_rules, notify, retry_errors
             )
             outcome = await session.run(executor, drawn, prepared=shared is not None)
+            warned = None
             if outcome.status == "finished":
                 if report:
-                    _write_report(run_dir, setup.catalog)
+                    warned = _write_report(run_dir, setup.catalog)
                 mark_reported(run_dir)
         except CampaignInterrupted:
             raise  # kept, even with nothing stored yet: the same command resumes it
@@ -125,11 +128,11 @@ async def run_campaign_async(
     finally:
         await setup.close()
     if report and outcome.status != "finished":
-        _write_report(run_dir, setup.catalog)  # a partial run's report says it is partial
+        warned = _write_report(run_dir, setup.catalog)  # a partial run's report says so
     o = outcome
     return CampaignResult(
         run_dir, run_metrics_of(run_dir), time.perf_counter() - started,
-        o.status, resumed, o.already_done, o.stored, o.expected, o.spend, o.unfinished,
+        o.status, resumed, o.already_done, o.stored, o.expected, o.spend, o.unfinished, warned,
     )  # fmt: skip
 
 
@@ -175,11 +178,16 @@ def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignR
         return pool.submit(asyncio.run, coro).result()
 
 
-def _write_report(run_dir: Path, catalog: Catalog) -> None:
+def _write_report(run_dir: Path, catalog: Catalog) -> tuple[str, ...] | None:
+    """Write the run's report; its behaviour warnings (None when it could not check them)."""
     # Imported here: the full report needs matplotlib, which `import` of the runner should not.
+    from macrs_sim.analysis.report.behaviour import warnings
     from macrs_sim.analysis.report.full import write_report
+    from macrs_sim.analysis.runs.load import load_run
 
-    write_report(run_dir, catalog)
+    run = load_run(run_dir)
+    write_report(run_dir, catalog, run=run)
+    return None if run.behaviour is None else tuple(warnings(*run.behaviour))
 
 
 def run_metrics_of(run_dir: Path) -> list[SystemMetrics]:

@@ -54,9 +54,34 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     return re.compile(r"(?<![a-z0-9])" + re.escape(phrase.lower()) + r"(?![a-z0-9])")
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def _phrase_key(phrase: str) -> str | re.Pattern[str]:
+    """A one-word phrase as its lower-case word, any other as its pattern."""
+    low = phrase.lower()
+    return low if _WORD.fullmatch(low) else _phrase_pattern(phrase)
+
+
+# A turn's text is checked against hundreds of phrases: lower it and split it once.
+@functools.lru_cache(maxsize=1024)
+def _lower_words(text: str) -> tuple[str, frozenset[str]]:
+    low = text.lower()
+    return low, frozenset(_WORD.findall(low))
+
+
 def _contains_phrase(text: str, phrase: str) -> bool:
-    """Whole-word, case-insensitive containment ('war' is not in 'award')."""
-    return _phrase_pattern(phrase).search(text.lower()) is not None
+    """Whole-word, case-insensitive containment ('war' is not in 'award').
+
+    A one-word phrase is whole in the text exactly when it is one of the text's maximal runs
+    of [a-z0-9] (the pattern's boundaries), so a set lookup answers it; others use the pattern.
+    """
+    key = _phrase_key(phrase)
+    low, words = _lower_words(text)
+    if isinstance(key, str):
+        return key in words
+    return key.search(low) is not None
 
 
 def genre_words(genre: str) -> tuple[str, ...]:
@@ -88,10 +113,21 @@ def mentions_decade(text: str, year: int) -> bool:
 _STOPWORDS = {"a", "an", "the", "of", "and", "in", "on", "with", "to", "for", "film", "movie"}
 
 
+@functools.lru_cache(maxsize=4096)
+def content_words(keyword: str) -> frozenset[str]:
+    """The words mentions_keyword looks for (empty: the keyword is never mentioned)."""
+    return frozenset(w for w in _WORD.findall(keyword.lower()) if w not in _STOPWORDS)
+
+
+def text_words(text: str) -> frozenset[str]:
+    """The text's whole words, lower case (its maximal runs of [a-z0-9])."""
+    return _lower_words(text)[1]
+
+
 def mentions_keyword(text: str, keyword: str) -> bool:
     """The keyword's content words all appear ('mafia family' matches 'a family of mafia')."""
-    words = [w for w in re.findall(r"[a-z0-9]+", keyword.lower()) if w not in _STOPWORDS]
-    return bool(words) and all(_contains_phrase(text, w) for w in words)
+    words = content_words(keyword)
+    return bool(words) and words <= _lower_words(text)[1]
 
 
 @dataclass(frozen=True)
@@ -181,20 +217,37 @@ _NO_PREFERENCE = (
 )
 
 
+class _Cues:
+    """Phrases to look for in a text: the one-word ones as a set, met by one intersection
+    with the text's words; the others (several words, punctuation) by their patterns."""
+
+    def __init__(self, phrases: tuple[str, ...]) -> None:
+        keys = [_phrase_key(p) for p in phrases]
+        self.words = frozenset(k for k in keys if isinstance(k, str))
+        self.patterns = tuple(k for k in keys if not isinstance(k, str))
+
+    def any_in(self, text: str) -> bool:
+        low, words = _lower_words(text)
+        return not self.words.isdisjoint(words) or any(p.search(low) for p in self.patterns)
+
+
+_SLOT_CUES = {slot: _Cues(cues) for slot, cues in SLOT_CUES.items()}
+_ANY_GENRE = _Cues(tuple(w for words in GENRE_WORDS.values() for w in words))
+_ERA_CUES = _Cues(_ERA_WORDS)
+
+
 def question_slots(text: str) -> set[str]:
     """Slots a system utterance asks about; {'open'} when none is recognised."""
-    slots = {
-        slot for slot, cues in SLOT_CUES.items() if any(_contains_phrase(text, c) for c in cues)
-    }
+    slots = {slot for slot, cues in _SLOT_CUES.items() if cues.any_in(text)}
     return slots or {"open"}
 
 
 def mentions_any_genre(text: str) -> bool:
-    return any(mentions_genre(text, g) for g in GENRE_WORDS)
+    return _ANY_GENRE.any_in(text)
 
 
 def mentions_era(text: str) -> bool:
-    return bool(_ERA_PATTERN.search(text)) or any(_contains_phrase(text, w) for w in _ERA_WORDS)
+    return bool(_ERA_PATTERN.search(text)) or _ERA_CUES.any_in(text)
 
 
 def answers_slot(text: str, slot: str, target: ItemAttributes) -> bool:

@@ -207,3 +207,17 @@ def test_end_of_run_lines_from_the_store(tmp_path: Path) -> None:
     with RunStore.create(tmp_path / "fine.sqlite") as store:
         store.write_dialogue(FINE, [])
         assert behaviour_lines(store) == []
+
+
+def test_report_counts_give_the_lines_a_second_pass_gives(tmp_path: Path, catalog: Catalog) -> None:
+    """`run` and `report` print the warnings from the counts the report worked out (with the
+    target's profile): echo and refusal do not depend on it, so they are the lines a second
+    pass over the store (without profiles) would print."""
+    *systems, overall = validity_stats([ECHOER, FINE], {"s1": MATRIX}, catalog)
+    known = ({s.system: s.behaviour for s in systems}, overall.behaviour)
+    assert overall.behaviour["user_profile_dump"] == (1, 9)  # the profile counted (4 + 5 turns)
+    with RunStore.create(tmp_path / "store.sqlite") as store:
+        store.write_dialogue(ECHOER, [])
+        store.write_dialogue(FINE, [])
+        assert behaviour_lines(store, known) == behaviour_lines(store)
+        assert len(behaviour_lines(store, known)) == 2

@@ -123,12 +123,12 @@ class BehaviourTally:
     turns: Counter[str] = field(default_factory=Counter)  # "user_echo" -> applicable turns
 
     def add(self, flags: list[TurnFlags]) -> None:
+        turns, hits = self.turns, self.hits
         for f in flags:
-            checks = USER_CHECKS if f.side == "user" else SYSTEM_CHECKS
-            for check in checks:
-                if _applies(f, check):
-                    self.turns[f"{f.side}_{check}"] += 1
-                    self.hits[f"{f.side}_{check}"] += int(check in f.checks)
+            for key, check in _applicable(f.side, f.turn):
+                turns[key] += 1
+                if check in f.checks:
+                    hits[key] += 1
 
     def merge(self, other: BehaviourTally) -> None:
         self.hits.update(other.hits)
@@ -140,11 +140,18 @@ class BehaviourTally:
         return {n: (self.hits[n], self.turns[n]) for n in names}
 
 
-def _applies(f: TurnFlags, check: str) -> bool:
+@cache
+def _applicable(side: str, turn: int) -> tuple[tuple[str, str], ...]:
+    """('user_echo', 'echo'), ...: the checks that count a turn of `side` numbered `turn`."""
+    checks = USER_CHECKS if side == "user" else SYSTEM_CHECKS
+    return tuple((f"{side}_{c}", c) for c in checks if _applies(side, turn, c))
+
+
+def _applies(side: str, turn: int, check: str) -> bool:
     if check in ("echo", "off_profile"):
-        return not (f.side == "user" and f.turn == OPENING)
+        return not (side == "user" and turn == OPENING)
     if check == "repeat":
-        return f.turn > (OPENING if f.side == "user" else 1)
+        return turn > (OPENING if side == "user" else 1)
     return True
 
 

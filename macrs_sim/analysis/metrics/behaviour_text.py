@@ -28,12 +28,14 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 
 from macrs_sim.data.attributes import (
-    GENRE_WORDS,
     ItemAttributes,
+    content_words,
+    mentions_any_genre,
     mentions_decade,
     mentions_genre,
     mentions_keyword,
     question_slots,
+    text_words,
 )
 
 MIN_WORDS = 4
@@ -89,17 +91,26 @@ def is_truncated(text: str) -> bool:
     return len(words(stripped)) >= TRUNCATED_MIN_WORDS and stripped[-1] not in _CLOSING
 
 
+# One search for all of them: a turn is checked once, not once per phrasing.
+_ANY_REFUSAL = re.compile("|".join(f"(?:{p.pattern})" for p in REFUSALS))
+
+
 def is_refusal(text: str) -> bool:
     flat = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
     flat = " ".join(flat.split())
-    return any(p.search(flat) for p in REFUSALS)
+    return _ANY_REFUSAL.search(flat) is not None
+
+
+@lru_cache(maxsize=4096)
+def _word_count(text: str) -> int:
+    return len(normalise(text).split())
 
 
 def similar(text: str, other: str) -> bool:
     """The same words, or near enough (see the module's thresholds)."""
-    a, b = normalise(text), normalise(other)
-    if len(a.split()) < MIN_WORDS or len(b.split()) < MIN_WORDS:
+    if _word_count(text) < MIN_WORDS or _word_count(other) < MIN_WORDS:
         return False
+    a, b = normalise(text), normalise(other)
     return a == b or fuzz.ratio(a, b) >= SIMILARITY
 
 
@@ -128,12 +139,26 @@ def profile_values(profile: Iterable[str]) -> list[str]:
     return [v for v in values if v]
 
 
+@lru_cache(maxsize=1024)  # a dialogue's user turns all share its target's profile
+def _profile_values(profile: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(profile_values(profile))
+
+
+@lru_cache(maxsize=1024)
+def _profile_words(profile: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """Each value's content words (mentions_keyword's test), values without any left out."""
+    return tuple(ws for ws in map(content_words, _profile_values(profile)) if ws)
+
+
 def features_stated(text: str, profile: Iterable[str]) -> int:
-    return sum(mentions_keyword(text, v) for v in profile_values(profile))
+    if not isinstance(profile, tuple):
+        return sum(mentions_keyword(text, v) for v in profile_values(profile))
+    found = text_words(text)
+    return sum(ws <= found for ws in _profile_words(profile))
 
 
 def is_profile_dump(text: str, profile: tuple[str, ...]) -> bool:
-    total = len(profile_values(profile))
+    total = len(_profile_values(profile))
     stated = features_stated(text, profile)
     return stated >= DUMP_MIN and stated >= DUMP_SHARE * total
 
@@ -142,7 +167,7 @@ def is_off_profile(question: str, answer: str, target: ItemAttributes) -> bool:
     """Asked about genre (or era), the answer names genres (or a decade or year) and none of
     the target's: it describes some other film."""
     slots = question_slots(question)
-    named = "genre" in slots and any(mentions_genre(answer, g) for g in GENRE_WORDS)
+    named = "genre" in slots and mentions_any_genre(answer)
     if named and not any(mentions_genre(answer, g) for g in target.genres):
         return True
     if "era" in slots and target.year is not None and _ERA.search(answer):

@@ -9,7 +9,7 @@ compensated, in row order), so the tables are the same to the last bit.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ from macrs_sim.llm.pricing import PER
 GROUPINGS: tuple[tuple[str, ...], ...] = (("system",), ("system", "role"), ("system", "turn"))
 
 
-@dataclass
+@dataclass(slots=True)
 class _Sums:
     calls: int = 0
     errors: int = 0
@@ -41,6 +41,12 @@ def _kahan(acc: list[float], value: float) -> None:
     if acc[1] != acc[1]:  # NaN: pandas resets the compensation
         acc[1] = 0.0
     acc[0] = t
+
+
+# system, role, turn, model, prompt_tokens, completion_tokens, latency_s, cached, ok,
+# dialogue_id, error: as SQLite hands a row over when every cell holds the type
+# LLMCallRecord declares (the last two are not summed).
+PlainCall = tuple[str | None, str, int | None, str, int, int, float, int, int, object, object]
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,36 @@ class CallTally:
             sums.completion_tokens += call.completion_tokens
             _kahan(sums.latency, call.latency_s)
             _kahan(sums.cost, cost)
+
+    def add_plain(self, rows: Iterable[PlainCall], names: Mapping[str, str]) -> None:
+        """`add` of each row, relabelled by `names`, with the work per row cut to the bone:
+        a million dialogues make tens of millions of calls."""
+        by_system, by_role, by_turn = (self.groups[g] for g in GROUPINGS)
+        prices = self.prices or {}
+        for system, role, turn, model, prompt, completion, latency, cached, ok, _d, _e in rows:
+            self.n += 1
+            if turn is None:
+                self.turn_missing = True
+            else:
+                self.turn_seen = True
+            cost = 0.0
+            if prices and not cached:
+                price = prices.get(model)
+                if price is not None:
+                    cost = (prompt * price.prompt + completion * price.completion) / PER
+            label = SAMPLES_LABEL if system is None else names.get(system, system)
+            for table, key in ((by_system, (label,)), (by_role, (label, role)),
+                               (by_turn, (label, turn))):  # fmt: skip
+                sums = table.get(key)
+                if sums is None:
+                    sums = table[key] = _Sums()
+                sums.calls += 1
+                sums.errors += not ok
+                sums.cached += cached
+                sums.prompt_tokens += prompt
+                sums.completion_tokens += completion
+                _kahan(sums.latency, float(latency))
+                _kahan(sums.cost, cost)
 
     def _cost(self, call: Call) -> float:
         if not self.prices or call.cached:

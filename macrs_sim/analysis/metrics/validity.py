@@ -141,7 +141,7 @@ class _Tally:
             self._add_title(ref)
 
     def merge(self, other: _Tally) -> None:
-        """Add `other`'s counts (one dialogue's, counted once for its system and overall)."""
+        """Add `other`'s counts (a system's, into the overall row)."""
         for f in fields(self):
             mine, theirs = getattr(self, f.name), getattr(other, f.name)
             if isinstance(mine, int):
@@ -191,7 +191,8 @@ class _Tally:
             )
             for (said, item_id, method, score), count in self.audited.items()
         ]
-        return tuple(sorted(rows, key=lambda r: (-r.count, r.said, r.grounded)))
+        # Every field in the key: the order does not depend on which dialogue came first.
+        return tuple(sorted(rows, key=lambda r: (-r.count, r.said, r.grounded, r.method, r.score)))
 
     def freeze(self, system: str, catalog: Catalog) -> ValidityStats:
         ordered = sorted(self.fuzzy)
@@ -245,13 +246,14 @@ def validity_stats(
 ) -> list[ValidityStats]:
     """One row per system in order of first appearance, then the OVERALL row."""
     tallies: dict[str, _Tally] = {}
-    overall = _Tally()
     for result in results:
         guard, attrs, sample = _target(result, samples, catalog)
-        profile = sample.target_profile
-        one = _Tally()  # the dialogue's counts, worked out once
-        one.add(result, guard, attrs, profile)
-        tallies.setdefault(result.system, _Tally()).merge(one)
-        overall.merge(one)
+        tally = tallies.get(result.system)
+        if tally is None:
+            tally = tallies[result.system] = _Tally()
+        tally.add(result, guard, attrs, sample.target_profile)
+    overall = _Tally()  # every dialogue is one system's: the overall row is their sum
+    for tally in tallies.values():
+        overall.merge(tally)
     rows = [tally.freeze(system, catalog) for system, tally in tallies.items()]
     return [*rows, overall.freeze(OVERALL, catalog)]

@@ -113,7 +113,11 @@ def _run_validity(run: RunData, cmp: Comparison, catalog: Catalog) -> list[Valid
     results = cmp.results.of_run(run, cmp.results.labels[cmp.runs.index(run)])
     with run.sample_reader() as samples:
         stats = validity_stats(results, samples, catalog)
-    return stats if len(cmp.runs) == 1 else [s for s in stats if s.system != "all"]
+    if len(cmp.runs) > 1:
+        return [s for s in stats if s.system != "all"]
+    *systems, overall = stats
+    run.behaviour = ({s.system: s.behaviour for s in systems}, overall.behaviour)
+    return stats
 
 
 def validity_section(cmp: Comparison, out: Path, catalog_for: CatalogFor | None) -> str:

@@ -14,6 +14,7 @@ from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics, compute_metrics
 from macrs_sim.analysis.metrics.stored import stored_metrics
 from macrs_sim.analysis.runs.access import RunAccess, run_access
+from macrs_sim.analysis.runs.load import BehaviourCounts
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import MacrsSimError
 from macrs_sim.protocol import DialogueResult
@@ -124,11 +125,15 @@ def store_access(store: RunStore) -> RunAccess | None:
     return run_access(store.all_meta())
 
 
-def behaviour_lines(store: RunStore) -> list[str]:
-    """The one-line warnings of a user or systems that echo or refuse (report/behaviour.py)."""
+def behaviour_lines(store: RunStore, known: BehaviourCounts | None = None) -> list[str]:
+    """The one-line warnings of a user or systems that echo or refuse (report/behaviour.py),
+    from the counts a report `known` worked out, else from one pass over the store (echo and
+    refusal do not depend on the target's profile, so both give the same lines)."""
     from macrs_sim.analysis.metrics.behaviour import BehaviourTally, dialogue_flags
     from macrs_sim.analysis.report.behaviour import warnings
 
+    if known is not None:
+        return warnings(*known)
     per_system: dict[str, BehaviourTally] = {}
     overall = BehaviourTally()
     for result in store.iter_results():  # one dialogue at a time: any size of run

@@ -3,6 +3,7 @@ its frames (a system name shared by runs becomes "MACRS (run)", and so do its di
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +12,8 @@ from macrs_sim.analysis.metrics.usage import SIMULATOR_ROLES, LLMUsage
 from macrs_sim.analysis.runs.combine import Comparison, relabelled_id
 from macrs_sim.analysis.runs.frames import iter_call_values
 from macrs_sim.config import Price
+from macrs_sim.store import RunStore
+from macrs_sim.store_read import damaged
 
 
 def _relabelled(values: tuple[Any, ...], names: Mapping[str, str]) -> Call:
@@ -35,14 +38,56 @@ GROUP BY c.system
 """
 
 
+# Every cell of the call holds the type LLMCallRecord declares: such rows need no record.
+_PLAIN = """typeof(prompt_tokens) = 'integer' AND typeof(completion_tokens) = 'integer'
+AND typeof(cached) = 'integer' AND cached IN (0, 1) AND typeof(ok) = 'integer' AND ok IN (0, 1)
+AND typeof(latency_s) IN ('integer', 'real') AND typeof(role) = 'text'
+AND typeof(model) = 'text' AND typeof(turn) IN ('integer', 'null')
+AND typeof(dialogue_id) IN ('text', 'null') AND typeof(system) IN ('text', 'null')
+AND typeof(error) IN ('text', 'null')"""
+ODD_CALL_SQL = f"SELECT 1 FROM llm_calls WHERE id <= ? AND NOT ({_PLAIN}) LIMIT 1"
+# dialogue_id and error are read, not used: a cell SQLite cannot decode fails here too.
+PLAIN_CALLS_SQL = """SELECT system, role, turn, model, prompt_tokens, completion_tokens,
+latency_s, cached, ok, dialogue_id, error FROM llm_calls WHERE id <= ? ORDER BY id"""
+
+
 def tally_calls(cmp: Comparison, prices: Mapping[str, Price] | None) -> CallTally:
-    """Every run's calls, one at a time, into one tally (bounded memory at any size)."""
+    """Every run's calls, one at a time, into one tally (bounded memory at any size).
+
+    A store whose cells all hold their declared types (SQLite checks it in one scan) is
+    summed from plain rows; any other, or one SQLite cannot read, goes through the records,
+    so a damaged cell is the same one-line error as everywhere else."""
     tally = CallTally(prices)
     for run, names in zip(cmp.runs, cmp.results.labels, strict=True):
         with run.store() as store:
+            if _all_plain(store, run.last_call):
+                _add_plain(tally, store, run.last_call, names)
+                continue
             for values in iter_call_values(store, run.last_call):
                 tally.add(_relabelled(values, names))
     return tally
+
+
+def _all_plain(store: RunStore, upto: int | None) -> bool:
+    try:
+        return store.query(ODD_CALL_SQL, (_bound(upto),)).fetchone() is None
+    except sqlite3.DatabaseError:
+        return False  # the record path says what is wrong, in one line
+
+
+def _add_plain(
+    tally: CallTally, store: RunStore, upto: int | None, names: Mapping[str, str]
+) -> None:
+    try:
+        tally.add_plain(store.query_tuples(PLAIN_CALLS_SQL, (_bound(upto),)), names)
+    except sqlite3.DatabaseError as exc:  # a cell SQLite cannot hand over (not UTF-8)
+        for _ in iter_call_values(store, upto):  # names the row, as the record path does
+            pass
+        raise damaged(store.path, "llm_calls", "unknown", exc) from None
+
+
+def _bound(upto: int | None) -> int:
+    return 2**63 - 1 if upto is None else upto  # None: every call (as iter_call_values)
 
 
 def llm_usage(cmp: Comparison) -> dict[str, LLMUsage]:

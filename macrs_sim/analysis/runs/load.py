@@ -30,6 +30,10 @@ from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
 
+# 'user_echo' -> (turns failing, turns checked), per system and then overall (metrics.behaviour)
+Counts = dict[str, tuple[int, int]]
+BehaviourCounts = tuple[dict[str, Counts], Counts]
+
 __all__ = ["HIT_KS", "RunData", "SystemInfo", "hit_rank", "load_run"]
 
 
@@ -80,6 +84,9 @@ class RunData:
         self.last_dialogue, self.last_call = pass_.upto
         self.samples = samples
         self._finished = len(self.dialogues)
+        # The behaviour checks' counts (per system, overall), kept by the report that worked
+        # them out, so the terminal's warnings need no second pass over the store.
+        self.behaviour: BehaviourCounts | None = None
 
     def __repr__(self) -> str:
         return f"RunData(path={str(self.path)!r}, name={self.name!r}, finished={self.finished})"
