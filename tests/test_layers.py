@@ -43,14 +43,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "cli",
         "cli_analysis",
-        "cli_chat",
-        "cli_data",
-        "cli_models",
-        "cli_serve",
-        "cli_view",
-        "cli_eval_interecagent",
-        "cli_eval_toolrec",
-        "cli_eval_recmind",
     ),
     ("__init__",),
 )

@@ -14,10 +14,7 @@ HOMES = ("agents", "evaluation", "prompts")
 ALLOWED = {
     # The ToolRec *ranker* of `models train toolrec` (a ranker name; rankers get a registry
     # of their own with issue 29).
-    ("cli_models.py", "toolrec"),
-    # RecMind's own offline protocol's command line (its "recmind" settings key); a system's
-    # `eval` command moves into its own folder with issue 29.
-    ("cli_eval_recmind.py", "recmind"),
+    ("cli/models.py", "toolrec"),
     # The LLM user's instruction variants ("the MACRS paper's", "InteRecAgent's rules").
     ("simulators/llm_user.py", "macrs"),
     ("simulators/llm_user.py", "interecagent"),

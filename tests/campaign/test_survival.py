@@ -208,7 +208,7 @@ def test_no_traceback_reaches_the_terminal_during_a_faulty_campaign(tmp_path: Pa
     # Calls take a while, so a responder fails while its siblings are still waiting.
     sc = scenario(30, rate=0.5, seed=7, latency_s=0.01, concurrency=16)
     path.write_text(scenario_to_toml(sc))
-    env = {**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[1])}
+    env = {**os.environ, "PYTHONPATH": str(Path(cli.__file__).parents[2])}
     argv = [sys.executable, "-m", "macrs_sim.cli", "run", str(path), "--output-dir"]
     proc = subprocess.run(
         [*argv, str(tmp_path / "runs"), "--no-progress"],

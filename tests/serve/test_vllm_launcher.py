@@ -86,7 +86,7 @@ def launch(
         "STANDIN_MODE": mode,
         **env,
     }
-    command = [sys.executable, "-m", "macrs_sim.cli_serve", "vllm", *args]
+    command = [sys.executable, "-m", "macrs_sim.cli", "serve", "vllm", *args]
     return subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from macrs_sim.cli_data import _dropped_lines
+from macrs_sim.cli.data import _dropped_lines
 from macrs_sim.data.dataset import database_dataset
 from macrs_sim.data.movielens import csvio, prepare_movielens
 from macrs_sim.data.movielens.records import Dropped

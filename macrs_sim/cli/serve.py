@@ -7,9 +7,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from macrs_sim.errors import MacrsSimError
-from macrs_sim.textsafe import terminal_line
-
 
 class _PassThroughParser(argparse.ArgumentParser):
     """Everything after `--` goes to vllm untouched (argparse alone mishandles
@@ -71,19 +68,3 @@ def add_serve_commands(sub: Any) -> None:
         "--timeout", type=float, default=900.0, help="seconds to wait for the server to be ready"
     )
     vllm.set_defaults(func=_serve_vllm)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m macrs_sim.cli_serve vllm MODEL ...`: the serve commands alone."""
-    parser = argparse.ArgumentParser(prog="macrs-sim")
-    add_serve_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return int(args.func(args))
-    except MacrsSimError as err:
-        print(f"error: {terminal_line(str(err))}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -156,7 +156,7 @@ def _eval_recmind(args: argparse.Namespace) -> int:
 
 
 def add_recmind_eval(ev: argparse._SubParsersAction[Any]) -> None:
-    """`eval recmind` (in the `eval` group of cli_models)."""
+    """`eval recmind` (in the `eval` group of the command line)."""
     from macrs_sim.evaluation.recmind.settings import TASKS
 
     p = ev.add_parser("recmind", help="RecMind's tasks: rating, direct, sequential, explanation")
