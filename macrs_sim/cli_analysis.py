@@ -25,25 +25,27 @@ def _print_summary(report: Path) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from macrs_sim.analysis.report.for_report import load_for_report
     from macrs_sim.analysis.report.full import write_report
     from macrs_sim.analysis.report.summary import (
         behaviour_lines,
         print_table,
+        run_catalog,
         run_metrics,
         store_access,
     )
-    from macrs_sim.analysis.runs.load import load_run
-    from macrs_sim.store import RunStore
     from macrs_sim.textsafe import terminal_line
 
-    run = load_run(Path(args.run))  # a clear error for a missing or foreign directory
+    given = Path(args.run)
+    catalog = run_catalog(given.parent if given.name == "store.sqlite" else given)
+    run = load_for_report(given, catalog)  # one line for a missing or foreign directory
     if not run.complete:
         console.print(
             f"note: partial run, {run.finished} of {run.expected} dialogues finished "
             f"({run.missing} missing); reporting on what finished"
         )
-    path = write_report(run.path, run=run, **_options(args))
-    with RunStore.open(run.path / "store.sqlite") as store:
+    path = write_report(run.path, catalog, run=run, **_options(args))
+    with run.store() as store:
         print_table(run_metrics(store), Console(), store_access(store))
         for line in behaviour_lines(store, run.behaviour):
             print(terminal_line(line))  # one line, never wrapped; names from the store

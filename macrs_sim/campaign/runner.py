@@ -182,10 +182,10 @@ def _write_report(run_dir: Path, catalog: Catalog) -> tuple[str, ...] | None:
     """Write the run's report; its behaviour warnings (None when it could not check them)."""
     # Imported here: the full report needs matplotlib, which `import` of the runner should not.
     from macrs_sim.analysis.report.behaviour import warnings
+    from macrs_sim.analysis.report.for_report import load_for_report
     from macrs_sim.analysis.report.full import write_report
-    from macrs_sim.analysis.runs.load import load_run
 
-    run = load_run(run_dir)
+    run = load_for_report(run_dir, catalog)
     write_report(run_dir, catalog, run=run)
     return None if run.behaviour is None else tuple(warnings(*run.behaviour))
 

@@ -43,7 +43,7 @@ def _constant(data: FloatArray) -> bool:
 
 # Resampled values held at once: scipy draws n_resamples x n indices in one array unless
 # told to batch; 2,000 x 1,000,000 dialogues would be 16 GB. Smaller runs draw at once.
-BOOTSTRAP_CELLS = 2**22
+BOOTSTRAP_CELLS = 2**20
 
 
 def _batch(n: int, n_resamples: int) -> int | None:

@@ -25,6 +25,7 @@ from macrs_sim.simulators.leak_guard import LeakGuard
 __all__ = [
     "OVERALL",
     "GroundingAudit",
+    "ValidityCounter",
     "ValidityStats",
     "quantile",
     "validity_stats",
@@ -239,21 +240,36 @@ def _target(
     return LeakGuard(item.title), ItemAttributes.of(item, sample.target_profile), sample
 
 
+class ValidityCounter:
+    """validity_stats one dialogue at a time (a pass that reads the store for more)."""
+
+    def __init__(self, samples: Mapping[str, Sample] | SampleLookup, catalog: Catalog) -> None:
+        self.samples, self.catalog = samples, catalog
+        self.tallies: dict[str, _Tally] = {}
+
+    def add(self, result: DialogueResult) -> None:
+        guard, attrs, sample = _target(result, self.samples, self.catalog)
+        tally = self.tallies.get(result.system)
+        if tally is None:
+            tally = self.tallies[result.system] = _Tally()
+        tally.add(result, guard, attrs, sample.target_profile)
+
+    def stats(self) -> list[ValidityStats]:
+        """One row per system in order of first appearance, then the OVERALL row."""
+        overall = _Tally()  # every dialogue is one system's: the overall row is their sum
+        for tally in self.tallies.values():
+            overall.merge(tally)
+        rows = [tally.freeze(system, self.catalog) for system, tally in self.tallies.items()]
+        return [*rows, overall.freeze(OVERALL, self.catalog)]
+
+
 def validity_stats(
     results: Iterable[DialogueResult],
     samples: Mapping[str, Sample] | SampleLookup,
     catalog: Catalog,
 ) -> list[ValidityStats]:
     """One row per system in order of first appearance, then the OVERALL row."""
-    tallies: dict[str, _Tally] = {}
+    counter = ValidityCounter(samples, catalog)
     for result in results:
-        guard, attrs, sample = _target(result, samples, catalog)
-        tally = tallies.get(result.system)
-        if tally is None:
-            tally = tallies[result.system] = _Tally()
-        tally.add(result, guard, attrs, sample.target_profile)
-    overall = _Tally()  # every dialogue is one system's: the overall row is their sum
-    for tally in tallies.values():
-        overall.merge(tally)
-    rows = [tally.freeze(system, catalog) for system, tally in tallies.items()]
-    return [*rows, overall.freeze(OVERALL, catalog)]
+        counter.add(result)
+    return counter.stats()

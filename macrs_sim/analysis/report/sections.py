@@ -110,6 +110,10 @@ def judge_section(cmp: Comparison, tables: dict[str, pd.DataFrame]) -> str:
 
 
 def _run_validity(run: RunData, cmp: Comparison, catalog: Catalog) -> list[ValidityStats]:
+    if len(cmp.runs) == 1 and run.validity is not None:  # worked out as the run was loaded
+        if isinstance(run.validity, Exception):
+            raise run.validity
+        return list(run.validity)
     results = cmp.results.of_run(run, cmp.results.labels[cmp.runs.index(run)])
     with run.sample_reader() as samples:
         stats = validity_stats(results, samples, catalog)

@@ -123,6 +123,8 @@ def _progress_note(run: RunData) -> str | None:
 
 
 def _pairing(runs: Sequence[RunData]) -> tuple[bool, list[str]]:
+    if len(runs) == 1:
+        return True, []  # one run pairs with itself: its samples need not be read
     keys = [_sample_key(r) for r in runs]
     if len(set(keys)) <= 1:
         return True, []

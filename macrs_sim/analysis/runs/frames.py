@@ -63,8 +63,9 @@ class LoadPass:
         did, system, sid = self.text(r.dialogue_id), self.text(r.system), self.text(r.sample_id)
         self.systems.setdefault(system)
         self.max_turns = max(self.max_turns, r.max_turns)
+        text = self.text
         values: list[Any] = [
-            did, system, sid, r.target_id, self.buckets.get(r.sample_id), r.status,
+            did, system, sid, text(r.target_id), self.buckets.get(r.sample_id), text(r.status),
             float(r.status == "success"), r.success_turn, float(r.turns_taken),
             len(r.exchanges), hit_rank(r), r.leaks, r.error,
             *(float(is_hit(r, k)) for k in HIT_KS),

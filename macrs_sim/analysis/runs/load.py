@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -57,10 +57,11 @@ class SampleReader:
 
 
 class RunData:
-    """A stored run. `dialogues` and `samples` (one row each) and `act_turns` (a turn's act,
-    no text) are read when the run is loaded; the rest is read from the store on first use
-    (`results`, `turns`, `calls`, `call_records`, `sample_records`, `tool_calls`), so a
-    report on a million dialogues never holds them all: it streams `iter_results()`."""
+    """A stored run. `dialogues` (one row each) and `act_turns` (a turn's act, no text) are
+    read when the run is loaded, and every sample is checked then; the rest is read from the
+    store on first use (`samples`, `results`, `turns`, `calls`, `call_records`,
+    `sample_records`, `tool_calls`), so a report on a million dialogues never holds them
+    all: it streams `iter_results()`."""
 
     def __init__(
         self,
@@ -69,30 +70,39 @@ class RunData:
         scenario: dict[str, Any],
         systems: list[SystemInfo],
         pass_: LoadPass,
-        samples: pd.DataFrame,
+        n_samples: int,
     ) -> None:
         self.path = path
         self.name = meta.get("scenario_name", path.name)
         self.meta = meta
         self.scenario = scenario
         self.systems = systems
-        self.expected = int(meta.get("expected_dialogues", len(systems) * len(samples)))
+        self.expected = int(meta.get("expected_dialogues", len(systems) * n_samples))
         self.dialogues = pass_.dialogues()
         self.act_turns = pass_.act_turns()
         self.max_turns = pass_.max_turns
         # The last dialogue rowid and LLM call id stored when the run was loaded.
         self.last_dialogue, self.last_call = pass_.upto
-        self.samples = samples
         self._finished = len(self.dialogues)
         # The behaviour checks' counts (per system, overall), kept by the report that worked
         # them out, so the terminal's warnings need no second pass over the store.
         self.behaviour: BehaviourCounts | None = None
+        # The validity rows (or why they could not be worked out), when the load worked
+        # them out in its own pass (report/for_report.py).
+        self.validity: list[Any] | Exception | None = None
 
     def __repr__(self) -> str:
         return f"RunData(path={str(self.path)!r}, name={self.name!r}, finished={self.finished})"
 
+    @cached_property
+    def samples(self) -> pd.DataFrame:
+        """One row a sample (SAMPLE_COLUMNS), in the order stored."""
+        with self.store() as store:
+            return samples_frame(store.iter_samples())
+
     def store(self) -> RunStore:
-        return RunStore.open(self.path / "store.sqlite")
+        # Checked page by page when the run was loaded; a report opens it a dozen times.
+        return RunStore.open(self.path / "store.sqlite", check=False)
 
     def iter_results(self, ids: Sequence[str] | None = None) -> Iterator[DialogueResult]:
         """The run's dialogues (or those of `ids`) one at a time, in the order written;
@@ -224,10 +234,15 @@ def _systems(meta: dict[str, str], scenario: dict[str, Any], stored: list[str]) 
     ]
 
 
-def load_run(path: str | Path, *, acts: bool = True) -> RunData:
+def load_run(
+    path: str | Path,
+    *,
+    acts: bool = True,
+    also: Callable[[DialogueResult], None] | None = None,
+) -> RunData:
     """A run directory (or its store.sqlite): one streaming pass over the store checks every
-    row and keeps one row a dialogue and a sample, and each turn's act (`acts=False`: not
-    those; `view` has no use for them)."""
+    row and keeps one row a dialogue, and each turn's act (`acts=False`: not those; `view`
+    has no use for them). `also` is handed each dialogue of the pass too."""
     path = Path(path)
     if path.name == "store.sqlite":
         path = path.parent
@@ -237,15 +252,17 @@ def load_run(path: str | Path, *, acts: bool = True) -> RunData:
         raise DataError(f"{path}: not a run directory (no store.sqlite)")
     with RunStore.open(path / "store.sqlite") as opened, opened.snapshot() as store:
         meta = store.all_meta()
-        samples = samples_frame(store.iter_samples())
-        buckets = dict(zip(samples["sample_id"], samples["bucket"], strict=True))
+        # Every sample is checked now (a damaged one fails the load); its bucket is kept.
+        buckets = {s.sample_id: s.bucket for s in store.iter_samples()}
         pass_ = LoadPass(buckets, acts)
         pass_.upto = store.last_rowids()  # what later reads stop at: a run may go on
         for result in store.iter_results(upto=pass_.upto[0]):
             pass_.add(result)
+            if also is not None:
+                also(result)
     scenario = _scenario(path)
     systems = _systems(meta, scenario, list(pass_.systems))
-    return RunData(path, meta, scenario, systems, pass_, samples)
+    return RunData(path, meta, scenario, systems, pass_, len(buckets))
 
 
 TOOL_CALL_COLUMNS = list(ToolCallRecord.model_fields)
