@@ -78,7 +78,9 @@ class RunStore:
         return store
 
     @classmethod
-    def open(cls, path: Path | str) -> RunStore:
+    def open(cls, path: Path | str, *, check: bool = True) -> RunStore:
+        """The store at `path`; `check=False` skips the page check (quick_check reads every
+        page: seconds at a million dialogues) for a store this process checked already."""
         path = Path(path)
         if not path.is_file():
             raise DataError(f"{path}: not a macrs-sim run store (no such file)")
@@ -99,7 +101,7 @@ class RunStore:
                 f"{SCHEMA_VERSION}: it was made by an incompatible version of macrs-sim"
             )
         # Damaged pages past the header would otherwise fail later, mid-report, as a traceback.
-        problem = _integrity_problem(conn)
+        problem = _integrity_problem(conn) if check else None
         if problem is not None:
             conn.close()
             raise DataError(f"{path}: damaged run store ({problem}); it cannot be read")
