@@ -93,6 +93,10 @@ class SystemSpec:
     # "module:function": (the stored options as a dict) -> the variant's label in tables
     # (MACRS's ablations: "w/o IR"); default: the kind.
     variant_label: str | None = None
+    # "module:function": (the `eval` group's subparsers) -> None, adding `eval <kind>`: the
+    # system's own offline protocol. Imported when `macrs-sim eval` is parsed, never when
+    # another command runs; so a system with a protocol needs no edit outside its folders.
+    eval_command: str | None = None
 
     @property
     def display_name(self) -> str:

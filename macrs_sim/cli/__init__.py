@@ -44,9 +44,11 @@ def describe_os_error(err: OSError) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    func: Callable[[argparse.Namespace], int] = args.func
+    parser = build_parser()
     try:
+        # inside: parsing `eval` loads the registered systems, whose import may fail
+        args = parser.parse_args(argv)
+        func: Callable[[argparse.Namespace], int] = args.func
         return func(args)
     except MacrsSimError as err:
         # Plain print: one unwrapped line whatever the terminal width. A server's or a model's

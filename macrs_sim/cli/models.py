@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from macrs_sim.cli.parser import CliParser
 from macrs_sim.cli.rankers import (
     cache_dir,
     check_seed,
@@ -24,9 +25,6 @@ from macrs_sim.cli.rankers import (
     with_seed,
 )
 from macrs_sim.errors import ConfigError
-from macrs_sim.evaluation.interecagent.cli import add_interecagent_eval
-from macrs_sim.evaluation.recmind.cli import add_recmind_eval
-from macrs_sim.evaluation.toolrec.cli import add_toolrec_eval
 
 
 def _models_check(args: argparse.Namespace) -> int:
@@ -178,9 +176,15 @@ def add_model_commands(sub: argparse._SubParsersAction[Any]) -> None:
     )
     common_flags(train)
     train.set_defaults(func=_train)
-    ev = sub.add_parser("eval", help="offline evaluation").add_subparsers(
-        dest="eval_cmd", required=True
-    )
+    sub.add_parser("eval", help="offline evaluation", fill=_fill_eval)
+
+
+def _fill_eval(parser: CliParser) -> None:
+    """`eval sequential`, then each registered system's own protocol (its spec's
+    `eval_command`), added when `eval` is parsed: the registry is not loaded before."""
+    from macrs_sim.agents.registry import import_ref, registered_specs
+
+    ev = parser.add_subparsers(dest="eval_cmd", required=True)
     seq = ev.add_parser("sequential", help="leave-one-out, full ranking: HR@K, NDCG@K, MRR")
     seq.add_argument("dataset", help="'demo' or a prepared database")
     seq.add_argument("--models", default="popularity,itemcf,bpr,sasrec", help="comma list")
@@ -188,6 +192,6 @@ def add_model_commands(sub: argparse._SubParsersAction[Any]) -> None:
     seq.add_argument("--out", help="folder for results.csv and results.json")
     common_flags(seq)
     seq.set_defaults(func=_eval_sequential)
-    add_interecagent_eval(ev)
-    add_toolrec_eval(ev)
-    add_recmind_eval(ev)
+    for spec in registered_specs():
+        if spec.eval_command is not None:
+            import_ref(spec.eval_command, spec)(ev)

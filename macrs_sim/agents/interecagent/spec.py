@@ -73,4 +73,5 @@ SPEC = SystemSpec(
     calls_in_flight=CALLS_IN_FLIGHT,
     history="pre-target",
     label="InteRecAgent",
+    eval_command="macrs_sim.evaluation.interecagent.cli:add_interecagent_eval",
 )

@@ -79,4 +79,5 @@ SPEC = SystemSpec(
     calls_in_flight=CALLS_IN_FLIGHT,
     history="pre-target",
     label="RecMind",
+    eval_command="macrs_sim.evaluation.recmind.cli:add_recmind_eval",
 )

@@ -76,4 +76,5 @@ SPEC = SystemSpec(
     calls_in_flight=CALLS_IN_FLIGHT,
     history="pre-target",
     label="ToolRec",
+    eval_command="macrs_sim.evaluation.toolrec.cli:add_toolrec_eval",
 )

@@ -157,7 +157,7 @@ def _eval_recmind(args: argparse.Namespace) -> int:
 
 def add_recmind_eval(ev: argparse._SubParsersAction[Any]) -> None:
     """`eval recmind` (in the `eval` group of the command line)."""
-    from macrs_sim.evaluation.recmind.settings import TASKS
+    from macrs_sim.evaluation.recmind.tasks import TASKS
 
     p = ev.add_parser("recmind", help="RecMind's tasks: rating, direct, sequential, explanation")
     p.add_argument("task", choices=TASKS, help="which task (paper §4)")

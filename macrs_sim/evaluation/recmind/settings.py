@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.config import ModelConfig
+
+# Re-exported: their home was here (tasks.py keeps them light for the command line).
+from macrs_sim.evaluation.recmind.tasks import PROMPTINGS as PROMPTINGS
+from macrs_sim.evaluation.recmind.tasks import RANKING_TASKS as RANKING_TASKS
+from macrs_sim.evaluation.recmind.tasks import TASKS as TASKS
+from macrs_sim.evaluation.recmind.tasks import Prompting as Prompting
+from macrs_sim.evaluation.recmind.tasks import Task as Task
 from macrs_sim.tools.args import validation_message
 
-Task = Literal["rating", "direct", "sequential", "explanation"]
-Prompting = Literal["zero-shot", "few-shot"]
-TASKS: tuple[Task, ...] = ("rating", "direct", "sequential", "explanation")
-PROMPTINGS: tuple[Prompting, ...] = ("zero-shot", "few-shot")
-RANKING_TASKS: frozenset[str] = frozenset({"direct", "sequential"})
 # RecMind options `--set` may not name: the solver names the planner, --max-steps the limit.
 SET_ELSEWHERE = {"kind": "it is always recmind", "planner": "--solver names it",
                  "max_steps": "--max-steps sets it"}  # fmt: skip
