@@ -40,10 +40,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("campaign", "evaluation"),
     ("interactive", "viewer", "serve"),
     # the CLI, and `macrs_sim/__init__` (the public API: lazy, names every layer)
-    (
-        "cli",
-        "cli_analysis",
-    ),
+    ("cli",),
     ("__init__",),
 )
 RANK = {name: rank for rank, row in enumerate(LAYERS) for name in row}

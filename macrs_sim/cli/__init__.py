@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from macrs_sim.cli.analysis import add_analysis_commands
 from macrs_sim.cli.chat import add_chat_command
 from macrs_sim.cli.data import add_data_commands
 from macrs_sim.cli.models import add_model_commands
@@ -13,7 +14,6 @@ from macrs_sim.cli.parser import CliParser
 from macrs_sim.cli.run import add_run_command
 from macrs_sim.cli.serve import add_serve_commands
 from macrs_sim.cli.view import add_view_command
-from macrs_sim.cli_analysis import add_analysis_commands
 from macrs_sim.errors import MacrsSimError
 from macrs_sim.textsafe import terminal_line
 

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from macrs_sim.errors import DataError
-from macrs_sim.protocol import Sample
 
 if TYPE_CHECKING:
     from macrs_sim.data.movielens.records import Dropped
+    from macrs_sim.protocol import Sample
 
 # No markup: messages quote TOML tables like [data], which rich would swallow as tags.
 console = Console(markup=False, highlight=False)
