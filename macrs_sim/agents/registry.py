@@ -97,6 +97,10 @@ class SystemSpec:
     # system's own offline protocol. Imported when `macrs-sim eval` is parsed, never when
     # another command runs; so a system with a protocol needs no edit outside its folders.
     eval_command: str | None = None
+    # "module:function": (parsed `models train` arguments, its --set pairs as a dict) -> exit
+    # status, run by `macrs-sim models train <kind>` for a system that trains models of its own
+    # (ToolRec's retrieval tools); imported only then.
+    train_command: str | None = None
 
     @property
     def display_name(self) -> str:

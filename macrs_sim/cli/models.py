@@ -1,8 +1,8 @@
 """`macrs-sim models check|train` and the `eval` group with `eval sequential`: model
 backends and trained item rankers.
 
-`models train toolrec` trains ToolRec's retrieval tools: the SASRec backbone, then each
-attribute encoder.
+`models train KIND` trains a registered ranker, or runs the `train_command` of a system whose
+spec has one (ToolRec's retrieval tools: its SASRec backbone, then each attribute encoder).
 """
 
 from __future__ import annotations
@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from macrs_sim.cli.parser import CliParser
-from macrs_sim.cli.rankers import (
+from macrs_sim.errors import ConfigError
+from macrs_sim.rankers.cli_options import (
     cache_dir,
-    check_seed,
     common_flags,
     csv_list,
     overrides,
@@ -24,7 +25,6 @@ from macrs_sim.cli.rankers import (
     split_of,
     with_seed,
 )
-from macrs_sim.errors import ConfigError
 
 
 def _models_check(args: argparse.Namespace) -> int:
@@ -43,9 +43,19 @@ def _models_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _system_trainer(kind: str) -> Callable[..., Any] | None:
+    from macrs_sim.agents.registry import import_ref, registered_specs
+
+    for spec in registered_specs():
+        if spec.kind == kind and spec.train_command is not None:
+            return import_ref(spec.train_command, spec)
+    return None
+
+
 def _train(args: argparse.Namespace) -> int:
-    if args.model == "toolrec":
-        return _train_toolrec(args, overrides(args.set, ["toolrec"])["toolrec"])
+    trainer = _system_trainer(args.model)
+    if trainer is not None:  # a system that trains its own models (its spec says how)
+        return int(trainer(args, overrides(args.set, [args.model])[args.model]))
     from macrs_sim.data.splits import load_interactions
     from macrs_sim.rankers.train import check_kind, make_params, train_ranker
 
@@ -65,61 +75,6 @@ def _train(args: argparse.Namespace) -> int:
     # Plain print: one unwrapped line whatever the terminal width.
     print(line)
     print(f"checkpoint: {trained.checkpoint}")
-    return 0
-
-
-def _toolrec_params(overrides: dict[str, str], seed: int | None) -> Any:
-    import importlib.util
-
-    from pydantic import ValidationError
-
-    from macrs_sim.rankers.params import ToolRecParams
-    from macrs_sim.rankers.train import RECSYS_HINT, params_error
-
-    if importlib.util.find_spec("torch") is None:
-        raise ConfigError(f"model 'toolrec' needs torch: {RECSYS_HINT}")
-    check_seed(seed)
-    values = {"seed": str(seed), **overrides} if seed is not None else overrides
-    try:
-        return ToolRecParams.model_validate(values, strict=False)
-    except ValidationError as err:
-        raise params_error("toolrec parameter", err) from None
-
-
-def _toolrec_stage_line(name: str, rec: dict[str, Any]) -> str:
-    return (f"  {name}: best validation NDCG@10 {rec['best_val_ndcg']:.4f} at epoch "
-            f"{rec['best_epoch']} of {rec['epochs_run']}")  # fmt: skip
-
-
-def _train_toolrec(args: argparse.Namespace, overrides: dict[str, str]) -> int:
-    """Both stages, each from the cache or trained: the SASRec backbone, then each attribute."""
-    from macrs_sim.config import DataConfig
-    from macrs_sim.data.dataset import open_dataset
-    from macrs_sim.data.splits import interactions_of
-    from macrs_sim.rankers.torch.toolrec_train import train_toolrec
-
-    params = _toolrec_params(overrides, args.seed)
-    cfg = DataConfig(dataset=args.dataset)
-    dataset = open_dataset(cfg)
-    data = interactions_of(dataset, cfg)
-    split = split_of(args, data)
-    with progress_bars(not args.no_progress) as factory:
-        hooks = (lambda name: factory(f"toolrec {name}")) if factory is not None else None
-        trained = train_toolrec(data, dataset, cache_dir(args, data), params, split, hooks)
-    backbone, rec = trained.backbone.record, trained.record
-    seconds = round(backbone["train_seconds"] + rec["train_seconds"], 3)
-    how = "cached (trained" if trained.cache_hit else "trained"
-    line = f"{how} toolrec on {data.dataset_name}, {split.name} split, in {seconds} s"
-    line += ")" if trained.cache_hit else ""
-    cached = ", cached" if trained.backbone.cache_hit else ""
-    line += f": sasrec backbone {backbone['train_seconds']} s{cached}"
-    line += f", attribute encoders {rec['train_seconds']} s"
-    print(line)  # plain print: one unwrapped line whatever the terminal width
-    print(_toolrec_stage_line("sasrec (frozen)", backbone))
-    for attr in trained.retriever.attributes:  # the record's keys come back sorted
-        print(_toolrec_stage_line(attr, rec["attributes"][attr]))
-    print(f"checkpoint: {trained.checkpoint}")
-    print(f"backbone checkpoint: {trained.backbone.checkpoint}")
     return 0
 
 
@@ -169,7 +124,10 @@ def add_model_commands(sub: argparse._SubParsersAction[Any]) -> None:
     check.add_argument("scenario")
     check.set_defaults(func=_models_check)
     train = models.add_parser("train", help="train an item ranker (cached beside the dataset)")
-    train.add_argument("model", help="sasrec, itemcf, bpr, popularity or toolrec")
+    train.add_argument(
+        "model",
+        help="a ranker (sasrec, itemcf, bpr, popularity, ...) or a system that trains its own",
+    )
     train.add_argument("dataset", help="'demo' or a prepared database")
     train.add_argument(
         "--sample-set", help="a sample set: campaign split (its targets and later items hidden)"

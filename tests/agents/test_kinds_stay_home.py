@@ -12,9 +12,6 @@ HOMES = ("agents", "evaluation", "prompts")
 
 # (file, kind) pairs that name a kind for another reason, each with its reason.
 ALLOWED = {
-    # The ToolRec *ranker* of `models train toolrec` (a ranker name; rankers get a registry
-    # of their own with issue 29).
-    ("cli/models.py", "toolrec"),
     # The LLM user's instruction variants ("the MACRS paper's", "InteRecAgent's rules").
     ("simulators/llm_user.py", "macrs"),
     ("simulators/llm_user.py", "interecagent"),

@@ -77,4 +77,5 @@ SPEC = SystemSpec(
     history="pre-target",
     label="ToolRec",
     eval_command="macrs_sim.evaluation.toolrec.cli:add_toolrec_eval",
+    train_command="macrs_sim.evaluation.toolrec.train_cli:train_toolrec_command",
 )
