@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from macrs_sim.agents.base import Recommender
-    from macrs_sim.agents.registry import register_system
+    from macrs_sim.agents.registry import SystemSpec, register_system
     from macrs_sim.analysis.report.full import build_report
     from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.campaign.runner import run_campaign, run_campaign_async
@@ -31,6 +31,7 @@ _EXPORTS: dict[str, str] = {
     "Recommender": "macrs_sim.agents.base",
     "UserSimulator": "macrs_sim.simulators.base",
     "register_system": "macrs_sim.agents.registry",
+    "SystemSpec": "macrs_sim.agents.registry",
     "register_ranker": "macrs_sim.rankers.registry",
     "RankerSpec": "macrs_sim.rankers.registry",
     "register_simulator": "macrs_sim.simulators.registry",
@@ -44,6 +45,7 @@ __all__ = [
     "RankerSpec",
     "Recommender",
     "SimulatorSpec",
+    "SystemSpec",
     "UserSimulator",
     "build_report",
     "load_run",

@@ -11,12 +11,15 @@ import pytest
 
 import macrs_sim
 from macrs_sim.agents.base import Recommender
-from macrs_sim.agents.registry import register_system
+from macrs_sim.agents.registry import SystemSpec, register_system
 from macrs_sim.analysis.report.full import build_report
 from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.campaign.runner import run_campaign, run_campaign_async
 from macrs_sim.config import load_scenario
+from macrs_sim.llm.backends.registry import BackendSpec, register_backend
+from macrs_sim.rankers.registry import RankerSpec, register_ranker
 from macrs_sim.simulators.base import UserSimulator
+from macrs_sim.simulators.registry import SimulatorSpec, register_simulator
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,6 +34,14 @@ def test_every_public_name_resolves_to_its_definition() -> None:
         "Recommender": Recommender,
         "UserSimulator": UserSimulator,
         "register_system": register_system,
+        # one spec and one registration for each extension point
+        "SystemSpec": SystemSpec,
+        "SimulatorSpec": SimulatorSpec,
+        "register_simulator": register_simulator,
+        "BackendSpec": BackendSpec,
+        "register_backend": register_backend,
+        "RankerSpec": RankerSpec,
+        "register_ranker": register_ranker,
     }
     assert sorted(macrs_sim.__all__) == sorted(expected)
     for name, value in expected.items():

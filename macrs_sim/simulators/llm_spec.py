@@ -14,7 +14,8 @@ from pydantic import Field
 from macrs_sim.llm.scripted import Rule
 from macrs_sim.protocol import Sample
 from macrs_sim.simulators.base import UserSimulator
-from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS, LLMUserSimulator
+from macrs_sim.simulators.instructions import SIMULATOR_PROMPTS
+from macrs_sim.simulators.llm_user import LLMUserSimulator
 from macrs_sim.simulators.registry import (
     SampleContext,
     SimulatorContext,

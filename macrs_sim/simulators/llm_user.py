@@ -15,18 +15,10 @@ from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample, SystemTurn, UserTurn, Utterance
 from macrs_sim.simulators.guarded import generate_guarded
-from macrs_sim.simulators.target_profile import (
-    DEFAULT_TEMPLATE,
-    simulator_system_prompt,
-    title_guard,
-)
+from macrs_sim.simulators.instructions import DEFAULT_TEMPLATE, SIMULATOR_PROMPTS
+from macrs_sim.simulators.target_profile import simulator_system_prompt, title_guard
 
-# Config's simulator `instruction` -> prompt file: the MACRS paper's (§4.1) or
-# InteRecAgent's rules (its Figure 4). Both files have the same sections and placeholders.
-SIMULATOR_PROMPTS: dict[str, str] = {
-    "macrs": DEFAULT_TEMPLATE,
-    "interecagent": "user_simulator_interecagent",
-}
+__all__ = ["SIMULATOR_PROMPTS", "LLMUserSimulator"]  # the instructions' names, as before
 
 
 class LLMUserSimulator:

@@ -22,10 +22,9 @@ from macrs_sim.llm.structured import complete_json
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Item, Sample
 from macrs_sim.simulators.guarded import GuardedText, generate_guarded
+from macrs_sim.simulators.instructions import DEFAULT_TEMPLATE  # the MACRS paper's
 from macrs_sim.simulators.leak_guard import LeakGuard
 
-# The MACRS paper's simulator instruction; llm_user.SIMULATOR_PROMPTS lists the others.
-DEFAULT_TEMPLATE = "user_simulator"
 # Profile attributes that name a person, and how many billed actors count as leading.
 DIRECTOR_ATTRIBUTES = frozenset({"director", "directors", "directed by"})
 ACTOR_ATTRIBUTES = frozenset({"actor", "actors", "actress", "cast", "star", "stars", "starring"})
@@ -128,7 +127,7 @@ async def build_target_profile(
 def simulator_system_prompt(
     prompts: PromptLibrary, catalog: Catalog, sample: Sample, template: str = DEFAULT_TEMPLATE
 ) -> str:
-    """`template` names the instruction file (see llm_user.SIMULATOR_PROMPTS)."""
+    """`template` names the instruction file (see instructions.SIMULATOR_PROMPTS)."""
     return prompts.get(template).render(
         "system",
         history=history_titles(catalog, sample),

@@ -13,8 +13,8 @@ HOMES = ("agents", "evaluation", "prompts")
 # (file, kind) pairs that name a kind for another reason, each with its reason.
 ALLOWED = {
     # The LLM user's instruction variants ("the MACRS paper's", "InteRecAgent's rules").
-    ("simulators/llm_user.py", "macrs"),
-    ("simulators/llm_user.py", "interecagent"),
+    ("simulators/instructions.py", "macrs"),
+    ("simulators/instructions.py", "interecagent"),
 }
 
 

@@ -21,7 +21,7 @@ from macrs_sim.analysis.metrics import behaviour_text as bt
 from macrs_sim.data.attributes import ItemAttributes
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import DialogueResult
-from macrs_sim.simulators.llm_user import SIMULATOR_PROMPTS
+from macrs_sim.simulators.instructions import SIMULATOR_PROMPTS
 
 USER_CHECKS = (
     "echo",
