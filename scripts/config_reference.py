@@ -17,7 +17,7 @@ import inspect
 import sys
 import textwrap
 import types
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
@@ -219,15 +219,23 @@ class _Walk:
 
 
 def render_reference(
-    root: type[BaseModel], kinds: Mapping[str, type[BaseModel]], kinds_at: str = "systems"
+    root: type[BaseModel],
+    kinds: Mapping[str, type[BaseModel]],
+    kinds_at: str = "systems",
+    tables: Sequence[tuple[str, Mapping[str, type[BaseModel]]]] = (),
 ) -> str:
-    """The Markdown page: the root's tables, then each kind's own fields under `[[kinds_at]]`."""
+    """The Markdown page: the root's tables, then each kind's own fields under `[[kinds_at]]`,
+    then under each of `tables` (a `[table]` with a kind: (its field, kind -> options))."""
     walk = _Walk()
     walk.table(root, "", "Top level", frozenset())
     entry = _models_in(root.model_fields[kinds_at].annotation)[0]
     for kind, options in kinds.items():
         title = f'`[[{kinds_at}]]` with kind = "{kind}"'
         walk.table(options, kinds_at, title, frozenset(entry.model_fields))
+    for at, registered in tables:
+        shared = frozenset(_models_in(root.model_fields[at].annotation)[0].model_fields)
+        for kind, options in registered.items():
+            walk.table(options, at, f'`[{at}]` with kind = "{kind}"', shared)
     head = (
         "# Scenario reference (generated)\n\n"
         f"Every table and field of a scenario file. Generated from the models by `{COMMAND}`;"
@@ -239,8 +247,11 @@ def render_reference(
 def current_page() -> str:
     from macrs_sim.agents.registry import registered_specs
     from macrs_sim.config import Scenario
+    from macrs_sim.simulators.registry import known_simulator_kinds, simulator_spec
 
-    return render_reference(Scenario, {spec.kind: spec.options for spec in registered_specs()})
+    simulators = {k: simulator_spec(k).options for k in known_simulator_kinds()}
+    systems = {spec.kind: spec.options for spec in registered_specs()}
+    return render_reference(Scenario, systems, tables=[("simulator", simulators)])
 
 
 def main(argv: list[str] | None = None) -> int:
