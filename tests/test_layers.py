@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "textfile",
         "textsafe",
         "prompts",
+        "registry",
     ),
     ("llm", "data"),
     ("rankers", "tools"),

@@ -29,10 +29,11 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pydantic import ConfigDict, ValidationError
 
+from macrs_sim import registry
 from macrs_sim.config import SystemEntry
 from macrs_sim.errors import ConfigError
 
@@ -113,23 +114,17 @@ _loaded = False
 
 def register_system(spec: SystemSpec) -> None:
     """Add (or replace) a system kind; its options' `kind` field must be Literal[spec.kind]."""
-    field = spec.options.model_fields.get("kind")
-    if field is None or getattr(field.annotation, "__args__", None) != (spec.kind,):
-        raise ValueError(f"options of system {spec.kind!r} need `kind: Literal[{spec.kind!r}]`")
-    _SPECS[spec.kind] = spec
+    registry.require_literal(spec.options, "kind", spec.kind, "system")
+    registry.add(_SPECS, spec.kind, spec, duplicate=None)
 
 
 def _load() -> None:
     """Built-in systems, then the entry-point group (each once per process)."""
     global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for builtin in importlib.import_module(_BUILTIN).BUILTIN_SPECS:
-        register_system(builtin)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        spec = ep.load()
-        register_system(spec() if callable(spec) else spec)
+    if not _loaded:
+        _loaded = True
+        specs = importlib.import_module(_BUILTIN).BUILTIN_SPECS
+        registry.load_specs(register_system, specs, ENTRY_POINT_GROUP, entry_points)
 
 
 def registered_specs() -> list[SystemSpec]:
@@ -156,25 +151,7 @@ def known_kinds() -> list[str]:
 
 def system_spec(kind: str) -> SystemSpec:
     _load()
-    try:
-        return _SPECS[kind]
-    except KeyError:
-        raise ConfigError(
-            f"unknown system kind {kind!r}; known: {', '.join(known_kinds())}"
-        ) from None
-
-
-def _entry_error(index: int, kind: str, err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    if first["type"] == "extra_forbidden":
-        what = f'unknown field "{where}"'
-    elif first["type"] == "missing":
-        what = f'required field "{where}" is missing'
-    else:
-        msg = first["msg"].removeprefix("Value error, ")
-        what = f"{where}: {msg}" if where else msg
-    return f"{entry_label(index, kind)}: {what}"
+    return registry.lookup(_SPECS, kind, "unknown system kind {key!r}; known: {known}")
 
 
 def resolve_entry(index: int, entry: SystemEntry) -> SystemOptions:
@@ -191,7 +168,9 @@ def resolve_entry(index: int, entry: SystemEntry) -> SystemOptions:
     try:
         return spec.options.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(_entry_error(index, entry.kind, err)) from None
+        raise ConfigError(
+            f"{entry_label(index, entry.kind)}: {registry.field_error(err)}"
+        ) from None
 
 
 def resolve_entries(entries: Sequence[SystemEntry]) -> list[SystemOptions]:
@@ -205,9 +184,8 @@ def entry_label(index: int, kind: str) -> str:
 
 def import_ref(ref: str, spec: SystemSpec) -> Callable[..., Any]:
     """`module:function`, imported now; a missing dependency names the extra to install."""
-    module, _, attr = ref.partition(":")
     try:
-        return cast(Callable[..., Any], getattr(importlib.import_module(module), attr))
+        return registry.import_ref(ref)
     except ImportError as err:
         hint = f": pip install 'macrs-sim[{spec.extra}]'" if spec.extra else ""
         raise ConfigError(f"system kind {spec.kind!r} cannot be loaded ({err}){hint}") from None

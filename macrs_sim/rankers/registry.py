@@ -23,8 +23,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, cast
+from typing import Any
 
+from macrs_sim import registry
 from macrs_sim.errors import ConfigError
 from macrs_sim.rankers.params import RankerParams
 
@@ -74,22 +75,16 @@ _loaded = False
 
 
 def _add(spec: RankerSpec) -> None:
-    if spec.kind in _SPECS:
-        raise ValueError(f"ranker kind {spec.kind!r} is already registered")
-    _SPECS[spec.kind] = spec
+    registry.add(_SPECS, spec.kind, spec, f"ranker kind {spec.kind!r} is already registered")
 
 
 def _load() -> None:
     """Built-in rankers, then the entry-point group (each once per process)."""
     global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for builtin in importlib.import_module(_BUILTIN).BUILTIN_SPECS:
-        _add(builtin)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        spec = ep.load()
-        _add(spec() if callable(spec) else spec)
+    if not _loaded:
+        _loaded = True
+        specs = importlib.import_module(_BUILTIN).BUILTIN_SPECS
+        registry.load_specs(_add, specs, ENTRY_POINT_GROUP, entry_points)
 
 
 def register_ranker(spec: RankerSpec) -> None:
@@ -109,21 +104,17 @@ def ranker_kinds() -> list[str]:
 def ranker_spec(kind: str) -> RankerSpec:
     """The kind's spec; ConfigError (one line naming the known kinds) when unknown."""
     _load()
-    try:
-        return _SPECS[kind]
-    except (KeyError, TypeError):
-        known = ", ".join(_SPECS)
-        raise ConfigError(f"unknown model {kind!r}; expected one of {known}") from None
+    return registry.lookup(_SPECS, kind, "unknown model {key!r}; expected one of {registered}")
 
 
 def ranker_ref(spec: RankerSpec, ref: str) -> Callable[..., Any]:
     """`module:function` of `spec`, imported now; a missing module names the extra."""
-    module, _, attr = ref.partition(":")
     try:
-        return cast(Callable[..., Any], getattr(importlib.import_module(module), attr))
+        return registry.import_ref(ref)
     except ImportError as err:
         raise ConfigError(
             f"model {spec.kind!r} cannot be loaded ({err}): {spec.install_hint}"
         ) from None
     except AttributeError:
+        module, _, attr = ref.partition(":")
         raise ConfigError(f"model {spec.kind!r}: {module} has no {attr!r}") from None

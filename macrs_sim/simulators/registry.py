@@ -15,7 +15,6 @@ sits in a higher layer and is imported by name), then the entry-point group
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -24,6 +23,7 @@ from typing import Any
 from autogen_core.models import ChatCompletionClient
 from pydantic import ConfigDict, ValidationError
 
+from macrs_sim import registry
 from macrs_sim.config import SimulatorConfig
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import ConfigError
@@ -95,12 +95,9 @@ _loaded = False
 def register_simulator(spec: SimulatorSpec) -> None:
     """Add a simulator kind; its options' `kind` must be Literal[spec.kind]. A kind already
     registered is refused (unregister_simulator first to replace it)."""
-    kind_field = spec.options.model_fields.get("kind")
-    if kind_field is None or getattr(kind_field.annotation, "__args__", None) != (spec.kind,):
-        raise ValueError(f"options of simulator {spec.kind!r} need `kind: Literal[{spec.kind!r}]`")
-    if spec.kind in _SPECS:
-        raise ValueError(f"simulator kind {spec.kind!r} is already registered")
-    _SPECS[spec.kind] = spec
+    registry.require_literal(spec.options, "kind", spec.kind, "simulator")
+    duplicate = f"simulator kind {spec.kind!r} is already registered"
+    registry.add(_SPECS, spec.kind, spec, duplicate)
 
 
 def unregister_simulator(kind: str) -> None:
@@ -110,14 +107,10 @@ def unregister_simulator(kind: str) -> None:
 
 def _load() -> None:
     global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for module in _BUILTIN:
-        register_simulator(importlib.import_module(module).SPEC)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        spec = ep.load()
-        register_simulator(spec() if callable(spec) else spec)
+    if not _loaded:
+        _loaded = True
+        specs = registry.builtin_specs(_BUILTIN)
+        registry.load_specs(register_simulator, specs, ENTRY_POINT_GROUP, entry_points)
 
 
 def known_simulator_kinds() -> list[str]:
@@ -127,11 +120,7 @@ def known_simulator_kinds() -> list[str]:
 
 def simulator_spec(kind: str) -> SimulatorSpec:
     _load()
-    try:
-        return _SPECS[kind]
-    except KeyError:
-        known = ", ".join(known_simulator_kinds())
-        raise ConfigError(f'simulator: unknown kind "{kind}"; known: {known}') from None
+    return registry.lookup(_SPECS, kind, 'simulator: unknown kind "{key}"; known: {known}')
 
 
 def resolve_simulator(table: SimulatorConfig) -> SimulatorOptions:
@@ -144,18 +133,7 @@ def resolve_simulator(table: SimulatorConfig) -> SimulatorOptions:
     try:
         return spec.options.model_validate(data)
     except ValidationError as err:
-        raise ConfigError(f'simulator (kind "{table.kind}"): {_field_error(err)}') from None
-
-
-def _field_error(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    if first["type"] == "extra_forbidden":
-        return f'unknown field "{where}"'
-    if first["type"] == "missing":
-        return f'required field "{where}" is missing'
-    msg = first["msg"].removeprefix("Value error, ")
-    return f"{where}: {msg}" if where else msg
+        raise ConfigError(f'simulator (kind "{table.kind}"): {registry.field_error(err)}') from None
 
 
 def scripted_rules_of_simulators(titles: Sequence[str]) -> dict[str, Rule]:

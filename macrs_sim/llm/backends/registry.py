@@ -13,7 +13,6 @@ spec, or a function returning one), are registered on first use.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -23,6 +22,7 @@ from typing import Any
 from autogen_core.models import ChatCompletionClient
 from pydantic import ValidationError
 
+from macrs_sim import registry
 from macrs_sim.config import ModelEntry, ModelOptions
 from macrs_sim.errors import ConfigError
 from macrs_sim.llm.scripted import Rule
@@ -91,12 +91,8 @@ _loaded = False
 def register_backend(spec: BackendSpec) -> None:
     """Add a backend; its options' `backend` field must be Literal[spec.name]. A name
     already registered is refused (unregister_backend first to replace it)."""
-    field = spec.options.model_fields.get("backend")
-    if field is None or getattr(field.annotation, "__args__", None) != (spec.name,):
-        raise ValueError(f"options of backend {spec.name!r} need `backend: Literal[{spec.name!r}]`")
-    if spec.name in _SPECS:
-        raise ValueError(f"backend {spec.name!r} is already registered")
-    _SPECS[spec.name] = spec
+    registry.require_literal(spec.options, "backend", spec.name, "backend")
+    registry.add(_SPECS, spec.name, spec, f"backend {spec.name!r} is already registered")
 
 
 def unregister_backend(name: str) -> None:
@@ -106,14 +102,10 @@ def unregister_backend(name: str) -> None:
 
 def _load() -> None:
     global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for module in _BUILTIN:
-        register_backend(importlib.import_module(module).SPEC)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        spec = ep.load()
-        register_backend(spec() if callable(spec) else spec)
+    if not _loaded:
+        _loaded = True
+        specs = registry.builtin_specs(_BUILTIN)
+        registry.load_specs(register_backend, specs, ENTRY_POINT_GROUP, entry_points)
 
 
 def known_backends() -> list[str]:
@@ -123,12 +115,7 @@ def known_backends() -> list[str]:
 
 def backend_spec(name: str) -> BackendSpec:
     _load()
-    try:
-        return _SPECS[name]
-    except KeyError:
-        raise ConfigError(
-            f"unknown backend {name!r}; known: {', '.join(known_backends())}"
-        ) from None
+    return registry.lookup(_SPECS, name, "unknown backend {key!r}; known: {known}")
 
 
 def resolve_model(cfg: ModelEntry, where: str = "model") -> ModelOptions:
@@ -144,16 +131,6 @@ def resolve_model(cfg: ModelEntry, where: str = "model") -> ModelOptions:
     try:
         return spec.options.model_validate(cfg.model_dump())
     except ValidationError as err:
-        raise ConfigError(f'{where} (backend "{cfg.backend}"): {field_error(err)}') from None
-
-
-def field_error(err: ValidationError) -> str:
-    """The first error of an options model as `unknown field "x"` / `x: <message>`."""
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    if first["type"] == "extra_forbidden":
-        return f'unknown field "{where}"'
-    if first["type"] == "missing":
-        return f'required field "{where}" is missing'
-    msg = first["msg"].removeprefix("Value error, ")
-    return f"{where}: {msg}" if where else msg
+        raise ConfigError(
+            f'{where} (backend "{cfg.backend}"): {registry.field_error(err)}'
+        ) from None
