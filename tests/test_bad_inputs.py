@@ -246,7 +246,11 @@ SCENARIO_CASES = [
     run_case(
         "wrong-type", edit("n_samples = 2", 'n_samples = "ten"'), "data.n_samples: Input should"
     ),
-    run_case("unknown-backend", edit('"scripted"', '"gpt"'), "model: Input tag 'gpt'"),
+    run_case(
+        "unknown-backend",
+        edit('"scripted"', '"gpt"'),
+        'model: unknown backend "gpt"; known: embedded, openai, scripted',
+    ),
     run_case(
         "openai-without-model",
         edit('backend = "scripted"', 'backend = "openai"'),

@@ -1,9 +1,9 @@
 """The non-LLM baselines' `[[systems]]` entries: the reference rows of every comparison.
 
-`random`, `popularity`, `itemcf`, `sasrec` name their ranker; `ranker` takes any ranker
-(`ranker = "bpr"`). `params` are the ranker's hyperparameters (as `models train` takes
-them); the model is trained once per process on the campaign split, through the
-rankers' checkpoint cache.
+`random`, `popularity`, `itemcf`, `sasrec` name their ranker; `ranker` takes any registered
+ranker (`ranker = "bpr"`, or an outside package's). `params` are the ranker's
+hyperparameters (as `models train` takes them); the model is trained once per process on
+the campaign split, through the rankers' checkpoint cache.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from macrs_sim.rankers.train import make_params
 if TYPE_CHECKING:
     from macrs_sim.agents.checks import CheckContext
 
-RankerKind = Literal["popularity", "itemcf", "bpr", "sasrec"]
 ParamValue = str | int | float | bool
 
 
@@ -59,7 +58,8 @@ class SASRecSystemOptions(_RankerOptions):
 
 class AnyRankerSystemOptions(_RankerOptions):
     kind: Literal["ranker"] = "ranker"
-    ranker: RankerKind
+    # Any registered ranker, an outside package's too: the params check names the known ones.
+    ranker: str
 
     def ranker_kind(self) -> str:
         return self.ranker
