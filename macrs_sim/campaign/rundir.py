@@ -19,6 +19,7 @@ from typing import Any
 
 from macrs_sim.config import Scenario, scenario_to_toml
 from macrs_sim.errors import DataError
+from macrs_sim.llm.backends.registry import backend_spec, known_backends
 from macrs_sim.store import STORE_FILE as STORE_FILE  # re-exported: a run directory's layout
 from macrs_sim.store import RunStore
 
@@ -59,21 +60,24 @@ def run_identity(resolved_toml: str) -> dict[str, Any]:
     campaign = data.get("campaign", {})
     for key in _OPERATIONAL:
         campaign.pop(key, None)
-    _drop_structured_outputs(data)
+    _drop_connection_fields(data, known_backends())
     return data
 
 
-def _drop_structured_outputs(node: Any) -> None:
-    """How a server is asked for JSON is how to talk to it, not what a dialogue does: a run
-    started while the probe could not decide ("auto") is the same run once it has."""
+def _drop_connection_fields(node: Any, known: list[str]) -> None:
+    """A model table's `connection_fields` (its backend spec's) say how to talk to a server,
+    not what a dialogue does: a run started while the probe could not decide how to ask for
+    JSON ("auto") is the same run once it has."""
     if isinstance(node, dict):
-        if node.get("backend") == "openai":
-            node.pop("structured_outputs", None)
+        backend = node.get("backend")
+        if backend in known:
+            for name in backend_spec(backend).connection_fields:
+                node.pop(name, None)
         for value in node.values():
-            _drop_structured_outputs(value)
+            _drop_connection_fields(value, known)
     elif isinstance(node, list):
         for value in node:
-            _drop_structured_outputs(value)
+            _drop_connection_fields(value, known)
 
 
 def write_scenario(run_dir: Path, scenario: Scenario) -> None:

@@ -19,6 +19,7 @@ import math
 
 from macrs_sim.agents.registry import CallsInFlight, system_spec
 from macrs_sim.config import ModelConfig, OpenAIModel, Scenario
+from macrs_sim.simulators.registry import simulator_spec
 
 # The LLM user simulator answers one message at a time.
 SIMULATOR = ("simulated user", CallsInFlight(peak=1, mean=1.0))
@@ -75,6 +76,6 @@ def _self_hosted(scenario: Scenario) -> list[tuple[OpenAIModel, Caller]]:
         spec = system_spec(system.kind)
         if spec.uses_llm:
             add(scenario.system_model(system), (spec.display_name, spec.calls_in_flight))
-    if scenario.simulator.kind == "llm":
+    if simulator_spec(scenario.simulator.kind).uses_llm:
         add(scenario.simulator_model(), SIMULATOR)
     return found

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from macrs_sim.analysis.runs.load import RunData
-from macrs_sim.config import ProtocolConfig
-from macrs_sim.redact import redact_url
+from macrs_sim.config import ProtocolConfig, Scenario, SimulatorConfig
+from macrs_sim.llm.backends.registry import backend_spec, known_backends
 
 PROTOCOL_FIELDS = ("max_turns", "final_list_k", "max_items_per_turn")
 # Fields every run has (the rest are per system or per prompt file); a group is headed by them.
@@ -40,6 +40,8 @@ NOT_RECORDED = "not recorded"
 HISTORY_META = "system_history"
 PROMPTS_META = "prompt_sha256"
 _HASH_CHARS = 12
+# A stored model table without `backend` is the scenario's default model.
+_DEFAULT_BACKEND = Scenario.model_fields["model"].get_default(call_default_factory=True).backend
 
 
 @dataclass(frozen=True)
@@ -69,20 +71,18 @@ def _one_line(value: object) -> str:
 
 
 def _model_identity(model: Mapping[str, Any]) -> str:
-    backend = str(model.get("backend", "embedded"))
-    if backend == "openai":
-        urls = [model["base_url"]] if model.get("base_url") else list(model.get("base_urls", ()))
-        where = f" at {', '.join(redact_url(str(u)) for u in urls)}" if urls else ""
-        return _one_line(f"openai {model.get('model', '?')}{where}")
-    if backend == "embedded":
-        repo = "/".join(str(model[k]) for k in ("hf_repo", "hf_file") if model.get(k))
-        return _one_line(f"embedded {model.get('path') or repo or 'default'}")
-    return _one_line(backend)
+    """The backend spec's `describe` of the stored table; a backend without one, or no longer
+    registered (an outside package gone), by its name."""
+    backend = str(model.get("backend", _DEFAULT_BACKEND))
+    spec = backend_spec(backend) if backend in known_backends() else None
+    if spec is None or spec.describe is None:
+        return _one_line(backend)
+    return _one_line(spec.describe(model))
 
 
 def _simulator(scenario: Mapping[str, Any]) -> dict[str, str]:
     simulator = scenario.get("simulator", {})
-    kind = str(simulator.get("kind", "llm"))
+    kind = str(simulator.get("kind", SimulatorConfig().kind))
     if kind == "agenda":  # rule-based: no model to compare
         return {"simulator.kind": kind, "simulator.model": "none (rule-based)"}
     model = simulator.get("model") or scenario.get("model") or {}

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-
-from autogen_core.models import ChatCompletionClient
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from macrs_sim.config import EmbeddedModel
 from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm.backends.registry import BackendContext, BackendSpec, Notify
-from macrs_sim.llm.embedded import MISSING_LLAMA_CPP, LlamaCppClient
 from macrs_sim.llm.gguf import resolve_gguf
+
+if TYPE_CHECKING:
+    from autogen_core.models import ChatCompletionClient
 
 
 def build(cfg: EmbeddedModel, ctx: BackendContext) -> ChatCompletionClient:
+    from macrs_sim.llm.embedded import LlamaCppClient  # the client stack, on first use
+
     return LlamaCppClient(
         ctx.located or resolve_gguf(cfg),
         n_ctx=cfg.n_ctx,
@@ -37,11 +41,19 @@ def label(cfg: EmbeddedModel, ctx: BackendContext) -> str:
 
 
 async def preflight(cfg: EmbeddedModel, notify: Notify | None) -> EmbeddedModel:
+    from macrs_sim.llm.embedded import MISSING_LLAMA_CPP
+
     if importlib.util.find_spec("llama_cpp") is None:
         raise ModelUnavailableError(MISSING_LLAMA_CPP)
     # May assemble the default model (~0.5 GB) on first use: keep the loop free.
     await asyncio.to_thread(resolve_gguf, cfg)
     return cfg
+
+
+def describe(model: Mapping[str, Any]) -> str:
+    """`embedded <path>`, else its Hugging Face repo/file, else `default` (the bundled GGUF)."""
+    repo = "/".join(str(model[k]) for k in ("hf_repo", "hf_file") if model.get(k))
+    return f"embedded {model.get('path') or repo or 'default'}"
 
 
 SPEC = BackendSpec(
@@ -53,4 +65,5 @@ SPEC = BackendSpec(
     label=label,
     preflight=preflight,
     locate=resolve_gguf,
+    describe=describe,
 )

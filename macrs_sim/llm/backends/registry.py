@@ -17,15 +17,18 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from autogen_core.models import ChatCompletionClient
 from pydantic import ValidationError
 
 from macrs_sim import registry
 from macrs_sim.config import ModelEntry, ModelOptions
 from macrs_sim.errors import ConfigError
-from macrs_sim.llm.scripted import Rule
+
+if TYPE_CHECKING:  # a report describes stored model tables without the client stack
+    from autogen_core.models import ChatCompletionClient
+
+    from macrs_sim.llm.scripted import Rule
 
 ENTRY_POINT_GROUP = "macrs_sim.backends"
 _BUILTIN = (
@@ -78,6 +81,12 @@ class BackendSpec:
     keyed_on_caller: bool = False
     # A server that can go away: calls wait for it (campaign's circuit breaker).
     remote: bool = False
+    # Option fields that say how to talk to the server, not what a dialogue does: left out
+    # of a run's identity when a run is resumed (campaign/rundir.py).
+    connection_fields: frozenset[str] = frozenset()
+    # (a stored `[model]` table, unchecked) -> how comparing runs names the model, never a
+    # key (analysis/report/alike.py); default: the backend's name.
+    describe: Callable[[Mapping[str, Any]], str] | None = None
 
     def context(self, options: Any, temperature: float, **kwargs: Any) -> BackendContext:
         located = self.locate(options) if self.locate is not None else None

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import hashlib
-from typing import Any
-
-from autogen_core.models import ChatCompletionClient
+from typing import TYPE_CHECKING, Any
 
 from macrs_sim.config import ScriptedModel
 from macrs_sim.llm.backends.registry import BackendContext, BackendSpec
-from macrs_sim.llm.scripted import ScriptedChatCompletionClient
+
+if TYPE_CHECKING:
+    from autogen_core.models import ChatCompletionClient
 
 
 def build(cfg: ScriptedModel, ctx: BackendContext) -> ChatCompletionClient:
+    from macrs_sim.llm.scripted import ScriptedChatCompletionClient  # on first use
+
     # A campaign never reads `.calls`; keeping every request would grow with the campaign.
     return ScriptedChatCompletionClient(
         ctx.scripted_rules, latency_s=cfg.latency_s, seed=cfg.seed, record_calls=False
