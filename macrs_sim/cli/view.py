@@ -26,7 +26,7 @@ def _view(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise DataError(f"--port {args.port}: expected a port number from 0 to 65535")
-    runs = [load_run(Path(p), acts=False) for p in args.runs]  # one clear line for a bad path
+    runs = [load_run(Path(p)) for p in args.runs]  # one clear line for a bad path
     out = Path(args.out) if args.out else _default_out(args.runs)
     site = build_site(runs, out, lambda r: run_catalog(r.path))
     print(f"viewer: {site.index_html} ({site.dialogues} dialogues, built in {site.build_s:.1f} s)")

@@ -55,7 +55,6 @@ class Comparison:
     systems: list[SystemInfo]
     results: ComparisonResults
     dialogues: pd.DataFrame
-    turns: pd.DataFrame
     paired: bool
     notes: list[str] = field(default_factory=list)
     # Dialogue id (as relabelled) -> the run it came from.
@@ -69,6 +68,11 @@ class Comparison:
 
     def run_of(self, result: DialogueResult) -> RunData:
         return self.origin[result.dialogue_id]
+
+    @cached_property
+    def turns(self) -> pd.DataFrame:
+        """Every run's turns (acts, no text), relabelled; read on first use."""
+        return self._merged("turns")
 
     @cached_property
     def calls(self) -> pd.DataFrame:
@@ -173,15 +177,11 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
     systems: list[SystemInfo] = []
     origin: dict[str, RunData] = {}
     stored_ids: dict[str, str] = {}
-    frames: dict[str, list[pd.DataFrame]] = {
-        "dialogues": [],
-        "turns": [],
-    }
+    frames: list[pd.DataFrame] = []
     for run, names in zip(runs, labels, strict=True):
         systems += [replace(s, name=names[s.name]) for s in run.systems]
-        for key in frames:
-            frames[key].append(_frame(run, key, names))
-        shown = frames["dialogues"][-1]["dialogue_id"]
+        frames.append(_frame(run, "dialogues", names))
+        shown = frames[-1]["dialogue_id"]
         origin |= dict.fromkeys(shown, run)
         stored_ids |= {
             new: old
@@ -190,13 +190,11 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
         }
     paired, notes = _pairing(runs)
     notes = [n for n in (_progress_note(r) for r in runs) if n] + notes
-    merged = {k: pd.concat(v, ignore_index=True) for k, v in frames.items()}
     return Comparison(
         list(runs),
         systems,
         ComparisonResults(runs, labels),
-        merged["dialogues"],
-        merged["turns"],
+        pd.concat(frames, ignore_index=True),
         paired,
         notes,
         origin,

@@ -46,13 +46,12 @@ def hit_rank(result: DialogueResult) -> int | None:
 
 
 class LoadPass:
-    """Columns of `dialogues` and `act_turns`, one dialogue at a time."""
+    """Columns of `dialogues`, one dialogue at a time."""
 
-    def __init__(self, buckets: Mapping[str, str | None], acts: bool = True) -> None:
-        self.buckets, self.acts = buckets, acts
+    def __init__(self, buckets: Mapping[str, str | None]) -> None:
+        self.buckets = buckets
         self.text = Interned()
         self.rows: dict[str, list[Any]] = {c: [] for c in DIALOGUE_COLUMNS}
-        self.turn_rows: dict[str, list[Any]] = {c: [] for c in ACT_TURN_COLUMNS}
         self.systems: dict[str, None] = {}
         self.max_turns = 0
         self.upto = (0, 0)  # the last dialogue rowid and call id the load read
@@ -72,16 +71,36 @@ class LoadPass:
         ]  # fmt: skip
         for column, value in zip(DIALOGUE_COLUMNS, values, strict=True):
             self.rows[column].append(value)
-        for ex in r.exchanges if self.acts else ():
-            turn = [did, system, sid, ex.turn, self.text(ex.system.act), ex.user.accepted]
-            for column, value in zip(ACT_TURN_COLUMNS, turn, strict=True):
-                self.turn_rows[column].append(value)
 
     def dialogues(self) -> pd.DataFrame:
         return _frame(self.rows, DIALOGUE_COLUMNS)
 
-    def act_turns(self) -> pd.DataFrame:
-        return _frame(self.turn_rows, ACT_TURN_COLUMNS)
+
+# The turns of the dialogues the load read, in its order (dialogue rowid, then turn); the
+# load checked every row of them. SQLite walks dialogues by rowid and seeks each one's turns.
+ACT_TURNS_SQL = """SELECT t.dialogue_id, d.system, d.sample_id, t.turn, t.act, t.accepted
+FROM dialogues d JOIN turns t ON t.dialogue_id = d.dialogue_id
+WHERE d.rowid <= ? ORDER BY d.rowid, t.turn"""
+
+
+def act_turns_frame(store: RunStore, upto: int) -> pd.DataFrame:
+    """One row a turn (ACT_TURN_COLUMNS) of the dialogues up to rowid `upto`: what the act,
+    transition and usage tables need, no text. A dialogue's ids are one object per dialogue,
+    acts and systems one per value."""
+    text = Interned()
+    columns: dict[str, list[Any]] = {c: [] for c in ACT_TURN_COLUMNS}
+    dids, systems, sids, turns, acts, accepted = columns.values()
+    last: tuple[Any, ...] = ()
+    for did, system, sid, turn, act, ok in store.query_tuples(ACT_TURNS_SQL, (upto,)):
+        if not last or did != last[0]:
+            last = (did, text(system), sid)
+        dids.append(last[0])
+        systems.append(last[1])
+        sids.append(last[2])
+        turns.append(turn)
+        acts.append(text(act))
+        accepted.append(bool(ok))
+    return _frame(columns, ACT_TURN_COLUMNS)
 
 
 def _frame(columns: dict[str, list[Any]], order: list[str]) -> pd.DataFrame:

@@ -25,7 +25,14 @@ import pandas as pd
 
 from macrs_sim.agents.registry import variant_label
 from macrs_sim.analysis.runs.access import run_access
-from macrs_sim.analysis.runs.frames import HIT_KS, LoadPass, calls_frame, hit_rank, samples_frame
+from macrs_sim.analysis.runs.frames import (
+    HIT_KS,
+    LoadPass,
+    act_turns_frame,
+    calls_frame,
+    hit_rank,
+    samples_frame,
+)
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
@@ -79,7 +86,6 @@ class RunData:
         self.systems = systems
         self.expected = int(meta.get("expected_dialogues", len(systems) * n_samples))
         self.dialogues = pass_.dialogues()
-        self.act_turns = pass_.act_turns()
         self.max_turns = pass_.max_turns
         # The last dialogue rowid and LLM call id stored when the run was loaded.
         self.last_dialogue, self.last_call = pass_.upto
@@ -93,6 +99,13 @@ class RunData:
 
     def __repr__(self) -> str:
         return f"RunData(path={str(self.path)!r}, name={self.name!r}, finished={self.finished})"
+
+    @cached_property
+    def act_turns(self) -> pd.DataFrame:
+        """One row a turn: dialogue, system, sample, turn, act, accepted (no text); read on
+        first use, so a report's first and biggest step (Table 1) runs without it."""
+        with self.store() as store:
+            return act_turns_frame(store, self.last_dialogue)
 
     @cached_property
     def samples(self) -> pd.DataFrame:
@@ -237,12 +250,10 @@ def _systems(meta: dict[str, str], scenario: dict[str, Any], stored: list[str]) 
 def load_run(
     path: str | Path,
     *,
-    acts: bool = True,
     also: Callable[[DialogueResult], None] | None = None,
 ) -> RunData:
     """A run directory (or its store.sqlite): one streaming pass over the store checks every
-    row and keeps one row a dialogue, and each turn's act (`acts=False`: not those; `view`
-    has no use for them). `also` is handed each dialogue of the pass too."""
+    row and keeps one row a dialogue. `also` is handed each dialogue of the pass too."""
     path = Path(path)
     if path.name == "store.sqlite":
         path = path.parent
@@ -254,7 +265,7 @@ def load_run(
         meta = store.all_meta()
         # Every sample is checked now (a damaged one fails the load); its bucket is kept.
         buckets = {s.sample_id: s.bucket for s in store.iter_samples()}
-        pass_ = LoadPass(buckets, acts)
+        pass_ = LoadPass(buckets)
         pass_.upto = store.last_rowids()  # what later reads stop at: a run may go on
         for result in store.iter_results(upto=pass_.upto[0]):
             pass_.add(result)
