@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import networkx as nx
+import numpy as np
 import pandas as pd
 
 from macrs_sim.analysis.markdown import markdown_table
@@ -87,43 +88,67 @@ def entropy_bits(counts: Iterable[int]) -> float:
     return sum(c / total * math.log2(total / c) for c in values)  # no -0.0 for one value
 
 
+Sequences = Counter[tuple[tuple[str, ...], str]]  # (acts, END) -> dialogues
+
+
+def _dialogue_runs(turns: pd.DataFrame, system: str) -> Iterator[tuple[tuple[str, ...], str]]:
+    """Per dialogue of `system` (first-appearance order): its acts in turn order and END.
+
+    Sorted as arrays (dialogue in first-appearance order, then turn, stable, as sorting each
+    dialogue's rows was): a million turns cost a few arrays, not a tuple a turn."""
+    rows = turns[turns["system"] == system]
+    codes = pd.factorize(rows["dialogue_id"])[0]  # a missing id is -1: left out, as groupby
+    keep = codes >= 0
+    codes = codes[keep]
+    order = np.lexsort((rows["turn"].to_numpy()[keep], codes))
+    codes, acts = codes[order], rows["act"].to_numpy()[keep][order]
+    accepted = rows["accepted"].to_numpy()[keep][order]
+    ends = [*(np.flatnonzero(np.diff(codes)) + 1).tolist(), len(codes)]
+    start = 0
+    for end in ends if len(codes) else ():
+        last = accepted[end - 1]
+        done = bool(last) if pd.notna(last) else False
+        yield tuple(str(a) for a in acts[start:end]), SUCCESS if done else END
+        start = end
+
+
 def act_sequences(turns: pd.DataFrame, system: str) -> list[tuple[list[str], str]]:
     """Per dialogue of `system` (first-appearance order): its acts in turn order and END."""
-    rows = turns[turns["system"] == system]
-    # Plain Python over the columns: a pandas group a dialogue costs ~0.5 ms, 50 s at 100k.
-    dialogues: dict[Any, list[tuple[Any, Any, Any]]] = {}
-    columns = (rows["dialogue_id"], rows["turn"], rows["act"], rows["accepted"])
-    for dialogue_id, turn, act, accepted in zip(*columns, strict=True):
-        if pd.notna(dialogue_id):  # as groupby, which leaves out a missing key
-            dialogues.setdefault(dialogue_id, []).append((turn, act, accepted))
-    out: list[tuple[list[str], str]] = []
-    for rows_of_dialogue in dialogues.values():
-        ordered = sorted(rows_of_dialogue, key=lambda row: row[0])  # stable, as sort_values
-        acts = [str(act) for _, act, _ in ordered]
-        clash = set(acts) & set(RESERVED)
-        if clash:
-            raise ValueError(f"act name(s) {sorted(clash)} clash with transition markers")
-        last = ordered[-1][2]
-        accepted = bool(last) if pd.notna(last) else False
-        out.append((acts, SUCCESS if accepted else END))
+    out = [(list(acts), end) for acts, end in _dialogue_runs(turns, system)]
+    _check_names(a for acts, _ in out for a in acts)
     return out
+
+
+def sequence_counts(turns: pd.DataFrame, system: str) -> Sequences:
+    """`act_sequences` counted: each distinct (acts, END) and its dialogues, in order of
+    first appearance (every count and first-appearance order below is the same)."""
+    counts: Sequences = Counter(_dialogue_runs(turns, system))
+    _check_names(a for acts, _ in counts for a in acts)
+    return counts
+
+
+def _check_names(acts: Iterable[str]) -> None:
+    clash = set(acts) & set(RESERVED)
+    if clash:
+        raise ValueError(f"act name(s) {sorted(clash)} clash with transition markers")
 
 
 def _path(acts: Sequence[str], end: str) -> list[str]:
     return [START, *acts, end]
 
 
-def _transition_counts(sequences: Sequence[tuple[list[str], str]]) -> Counter[tuple[str, str]]:
+def _transition_counts(sequences: Sequences) -> Counter[tuple[str, str]]:
     counts: Counter[tuple[str, str]] = Counter()
-    for acts, end in sequences:
+    for (acts, end), n in sequences.items():
         path = _path(acts, end)
-        counts.update(zip(path, path[1:], strict=False))
+        for pair in zip(path, path[1:], strict=False):
+            counts[pair] += n
     return counts
 
 
 def transition_graph(turns: pd.DataFrame, system: str) -> nx.DiGraph:
     """Nodes: the system's acts plus START, success and end; edges: `count`, `probability`."""
-    sequences = act_sequences(turns, system)
+    sequences = sequence_counts(turns, system)
     counts = _transition_counts(sequences)
     out_counts: Counter[str] = Counter()
     for (source, _), n in counts.items():
@@ -199,23 +224,34 @@ def _ratio(num: float, den: float) -> float:
 
 
 def _system_stats(turns: pd.DataFrame, system: str) -> dict[str, Any]:
-    sequences = act_sequences(turns, system)
-    pairs = [p for acts, _ in sequences for p in zip(acts, acts[1:], strict=False)]
-    acts_all = [a for acts, _ in sequences for a in acts]
+    # Counted over distinct sequences times their dialogues: integer sums, and every
+    # Counter filled in the order of first appearance, so the floats are as before.
+    sequences = sequence_counts(turns, system)
+    dialogues = sum(sequences.values())
+    acts_all: Counter[str] = Counter()
     by_source: dict[str, Counter[str]] = {}
-    for source, target in pairs:
-        by_source.setdefault(source, Counter())[target] += 1
+    pairs = repeats = distinct = turns_all = runs = 0
+    for (acts, _), n in sequences.items():
+        for act in acts:
+            acts_all[act] += n
+        for source, target in zip(acts, acts[1:], strict=False):
+            by_source.setdefault(source, Counter())[target] += n
+            pairs += n
+            repeats += n * (source == target)
+        distinct += n * len(set(acts))
+        turns_all += n * len(acts)
+        runs += n * _runs(acts)
     conditional = sum(sum(c.values()) * entropy_bits(c.values()) for c in by_source.values())
     return {
         "system": system,
-        "dialogues": len(sequences),
-        "transitions": len(pairs),
-        "repeat_rate": _ratio(sum(s == t for s, t in pairs), len(pairs)),
-        "mean_distinct_acts": _mean([len(set(acts)) for acts, _ in sequences]),
-        "mean_run_length": _ratio(len(acts_all), sum(_runs(acts) for acts, _ in sequences)),
-        "act_entropy": entropy_bits(Counter(acts_all).values()),
+        "dialogues": dialogues,
+        "transitions": pairs,
+        "repeat_rate": _ratio(repeats, pairs),
+        "mean_distinct_acts": distinct / dialogues if dialogues else math.nan,
+        "mean_run_length": _ratio(turns_all, runs),
+        "act_entropy": entropy_bits(acts_all.values()),
         "mean_turn_entropy": _mean([h for _, _, h in _turn_entropies(turns, system)]),
-        "transition_entropy": _ratio(conditional, len(pairs)),
+        "transition_entropy": _ratio(conditional, pairs),
     }
 
 
