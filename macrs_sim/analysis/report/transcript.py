@@ -113,14 +113,18 @@ def render_transcript(
 
 def pick_case_ids(dialogues: pd.DataFrame, systems: Sequence[str]) -> list[str]:
     """pick_case_studies over a `dialogues` frame: the ids of the dialogues it would pick."""
-    frame = dialogues[["dialogue_id", "system", "sample_id", "status"]]
-    by_sample: dict[str, dict[str, tuple[str, str]]] = {}
-    for did, system, sid, status in frame.itertuples(index=False):
-        by_sample.setdefault(str(sid), {})[str(system)] = (str(did), str(status))
-    for sample_id in sorted(by_sample):
-        group = by_sample[sample_id]
-        if len(group) > 1 and len({status for _, status in group.values()}) > 1:
-            return [group[s][0] for s in systems if s in group]
+    frame = dialogues[["dialogue_id", "system", "sample_id", "status"]].astype(str)
+    # Each system's last dialogue of each sample; the first sample (sorted) where several
+    # systems ended differently. Counted by pandas: no dict a sample, at any size of run.
+    last = frame.drop_duplicates(["sample_id", "system"], keep="last")
+    per_sample = last.groupby("sample_id", sort=True).agg(
+        systems=("system", "size"), statuses=("status", "nunique")
+    )
+    differ = per_sample.index[(per_sample["systems"] > 1) & (per_sample["statuses"] > 1)]
+    if len(differ):
+        group = last[last["sample_id"] == differ[0]]
+        found = dict(zip(group["system"], group["dialogue_id"], strict=True))
+        return [found[s] for s in systems if s in found]
     picked: list[str] = []
     for system in systems:
         own = frame[frame["system"] == system]
