@@ -73,8 +73,13 @@ def _row(
     system: str, dialogues: pd.DataFrame, turns: pd.DataFrame,
     calls: pd.DataFrame | Mapping[str, LLMUsage], tool_calls: pd.DataFrame,
 ) -> dict[str, object]:  # fmt: skip
-    ids = set(dialogues.loc[dialogues["system"] == system, "dialogue_id"])
-    own_turns = turns[turns["system"] == system]
+    own_ids = dialogues.loc[dialogues["system"] == system, "dialogue_id"]
+    own_turns = turns.loc[turns["system"] == system, ["dialogue_id", "turn"]]
+    if not isinstance(calls, pd.DataFrame) and not (tool_calls["system"] == system).any():
+        # Counted, not collected: no set of every dialogue and turn (a report of a million).
+        n_dialogues, n_turns = own_ids.nunique(dropna=False), len(own_turns.drop_duplicates())
+        return _cells(system, n_dialogues, n_turns, calls.get(system, LLMUsage(0, 0, 0)))
+    ids = set(own_ids)
     pairs = zip(own_turns["dialogue_id"], own_turns["turn"], strict=True)
     keys = {(str(d), int(t)) for d, t in pairs}
     if isinstance(calls, pd.DataFrame):
@@ -83,17 +88,26 @@ def _row(
         llm = calls.get(system, LLMUsage(0, 0, 0))
     tools = _own(tool_calls, system, ids)
     tools_in = _in_turns(tools, keys)
+    errors = int((~tools["ok"].astype(bool)).sum())
+    return _cells(system, len(ids), len(keys), llm, (len(tools), len(tools_in), errors))
+
+
+def _cells(
+    system: str, dialogues: int, turns: int, llm: LLMUsage, tools: tuple[int, int, int] = (0, 0, 0)
+) -> dict[str, object]:
+    """The row; `tools`: the system's tool calls, those in a stored turn, and the failed."""
+    calls, in_turns, errors = tools
     return {
         "system": system,
-        "dialogues": len(ids),
-        "turns": len(keys),
-        "llm_calls_per_turn": _ratio(llm.in_turns, len(keys)),
-        "tokens_per_turn": _ratio(llm.tokens_in_turns, len(keys)),
-        "llm_calls_per_dialogue": _ratio(llm.calls, len(ids)),
-        "tool_calls_per_turn": _ratio(len(tools_in), len(keys)),
-        "tool_calls_per_dialogue": _ratio(len(tools), len(ids)),
-        "tool_calls": len(tools),
-        "tool_errors": int((~tools["ok"].astype(bool)).sum()),
+        "dialogues": dialogues,
+        "turns": turns,
+        "llm_calls_per_turn": _ratio(llm.in_turns, turns),
+        "tokens_per_turn": _ratio(llm.tokens_in_turns, turns),
+        "llm_calls_per_dialogue": _ratio(llm.calls, dialogues),
+        "tool_calls_per_turn": _ratio(in_turns, turns),
+        "tool_calls_per_dialogue": _ratio(calls, dialogues),
+        "tool_calls": calls,
+        "tool_errors": errors,
     }
 
 
