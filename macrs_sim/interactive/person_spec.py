@@ -6,14 +6,16 @@ Only `macrs-sim chat` can build it: the person's lines come from the reader it h
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from macrs_sim.errors import ConfigError
-from macrs_sim.interactive.person import PersonSimulator, ReadReply
-from macrs_sim.simulators.base import UserSimulator
 from macrs_sim.simulators.registry import SimulatorContext, SimulatorOptions, SimulatorSpec
+
+if TYPE_CHECKING:  # the AgentChat person is imported when built: listing kinds stays light
+    from macrs_sim.interactive.person import ReadReply
+    from macrs_sim.simulators.base import UserSimulator
 
 READ = "read"
 
@@ -23,6 +25,8 @@ class PersonOptions(SimulatorOptions):
 
 
 def build(options: PersonOptions, ctx: SimulatorContext) -> UserSimulator:
+    from macrs_sim.interactive.person import PersonSimulator
+
     read: ReadReply | None = ctx.extras.get(READ)
     if read is None:
         raise ConfigError('simulator: kind "person" runs only in `macrs-sim chat`')

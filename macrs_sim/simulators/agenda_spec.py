@@ -3,19 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from macrs_sim.protocol import Sample
-from macrs_sim.simulators.agenda import AgendaUserSimulator, prepare_agenda_sample
-from macrs_sim.simulators.base import UserSimulator
 from macrs_sim.simulators.registry import (
     SampleContext,
     SimulatorContext,
     SimulatorOptions,
     SimulatorSpec,
 )
+
+if TYPE_CHECKING:  # the user itself is imported when built: listing kinds stays light
+    from macrs_sim.protocol import Sample
+    from macrs_sim.simulators.base import UserSimulator
 
 
 class AgendaUserOptions(SimulatorOptions):
@@ -26,13 +27,18 @@ class AgendaUserOptions(SimulatorOptions):
 
 
 def build(options: AgendaUserOptions, ctx: SimulatorContext) -> UserSimulator:
+    from macrs_sim.simulators.agenda import AgendaUserSimulator
+
     return AgendaUserSimulator(ctx.sample, ctx.catalog)
 
 
 async def prepare(options: AgendaUserOptions, ctx: SampleContext, sample: Sample) -> Sample:
+    from macrs_sim.simulators.agenda import prepare_agenda_sample
+
     return prepare_agenda_sample(ctx.catalog, sample, people=options.profile_people)
 
 
 SPEC = SimulatorSpec(
-    kind="agenda", options=AgendaUserOptions, build=build, prepare=prepare, uses_llm=False
-)
+    kind="agenda", options=AgendaUserOptions, build=build, prepare=prepare, uses_llm=False,
+    no_model="none (rule-based)",
+)  # fmt: skip

@@ -7,22 +7,22 @@ dialogue's user then words its replies with the same model.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import Sample
-from macrs_sim.simulators.base import UserSimulator
 from macrs_sim.simulators.instructions import SIMULATOR_PROMPTS
-from macrs_sim.simulators.llm_user import LLMUserSimulator
 from macrs_sim.simulators.registry import (
     SampleContext,
     SimulatorContext,
     SimulatorOptions,
     SimulatorSpec,
 )
-from macrs_sim.simulators.target_profile import TargetKeywords, prepare_sample
+
+if TYPE_CHECKING:  # the user and its model stack are imported when used, not to list kinds
+    from macrs_sim.llm.scripted import Rule
+    from macrs_sim.protocol import Sample
+    from macrs_sim.simulators.base import UserSimulator
 
 
 class LLMUserOptions(SimulatorOptions):
@@ -30,6 +30,8 @@ class LLMUserOptions(SimulatorOptions):
 
 
 def build(options: LLMUserOptions, ctx: SimulatorContext) -> UserSimulator:
+    from macrs_sim.simulators.llm_user import LLMUserSimulator
+
     assert ctx.client is not None  # uses_llm: the campaign gives the simulator's client
     return LLMUserSimulator(
         ctx.sample,
@@ -45,6 +47,8 @@ def build(options: LLMUserOptions, ctx: SimulatorContext) -> UserSimulator:
 
 async def prepare(options: LLMUserOptions, ctx: SampleContext, sample: Sample) -> Sample:
     """Target profile and opening, by the simulator's model."""
+    from macrs_sim.simulators.target_profile import prepare_sample
+
     assert ctx.client is not None
     return await prepare_sample(
         ctx.client,
@@ -60,6 +64,8 @@ async def prepare(options: LLMUserOptions, ctx: SampleContext, sample: Sample) -
 
 def scripted_rules(titles: Sequence[str]) -> Mapping[str, Rule]:
     """The simulator's roles on the scripted backend (campaign.scripted gives the same)."""
+    from macrs_sim.simulators.target_profile import TargetKeywords
+
     return {
         "user": lambda req: "Hmm, not quite. Something lighter, please.",
         "opening": lambda req: "Hi! I'd like a movie for tonight, something fun.",

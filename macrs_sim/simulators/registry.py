@@ -18,19 +18,22 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from autogen_core.models import ChatCompletionClient
 from pydantic import ConfigDict, ValidationError
 
 from macrs_sim import registry
 from macrs_sim.config import SimulatorConfig
-from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import ConfigError
-from macrs_sim.llm.scripted import Rule
-from macrs_sim.prompts import PromptLibrary
-from macrs_sim.protocol import Sample
-from macrs_sim.simulators.base import UserSimulator
+
+if TYPE_CHECKING:  # light at import: a report asks a spec what its kind is, nothing more
+    from autogen_core.models import ChatCompletionClient
+
+    from macrs_sim.data.catalog import Catalog
+    from macrs_sim.llm.scripted import Rule
+    from macrs_sim.prompts import PromptLibrary
+    from macrs_sim.protocol import Sample
+    from macrs_sim.simulators.base import UserSimulator
 
 ENTRY_POINT_GROUP = "macrs_sim.simulators"
 _BUILTIN = (
@@ -86,6 +89,9 @@ class SimulatorSpec:
     scripted_rules: Callable[[Sequence[str]], Mapping[str, Rule]] | None = None
     # Whether it calls the simulator's model (`[simulator] model`, else `[model]`).
     uses_llm: bool = True
+    # What a report's protocol comparison says of its model when it has none to compare
+    # (the rule-based user: "none (rule-based)"); None: the model's own description.
+    no_model: str | None = None
 
 
 _SPECS: dict[str, SimulatorSpec] = {}

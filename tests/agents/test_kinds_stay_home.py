@@ -61,9 +61,6 @@ NAME_ALLOWED = {
     ("config.py", "agenda"),
     # Structured-output mode names ("openai": response_format json_schema), not backends.
     ("llm/modes.py", "openai"),
-    # Comparing runs names a rule-based simulator's model "none"; asking the simulator spec
-    # would load every simulator's stack (about 1.1 s measured) into a report that has none.
-    ("analysis/report/alike.py", "agenda"),
 }
 
 

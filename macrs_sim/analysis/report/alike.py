@@ -30,6 +30,7 @@ from typing import Any
 from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.config import ProtocolConfig, Scenario, SimulatorConfig
 from macrs_sim.llm.backends.registry import backend_spec, known_backends
+from macrs_sim.simulators.registry import known_simulator_kinds, simulator_spec
 
 PROTOCOL_FIELDS = ("max_turns", "final_list_k", "max_items_per_turn")
 # Fields every run has (the rest are per system or per prompt file); a group is headed by them.
@@ -83,8 +84,9 @@ def _model_identity(model: Mapping[str, Any]) -> str:
 def _simulator(scenario: Mapping[str, Any]) -> dict[str, str]:
     simulator = scenario.get("simulator", {})
     kind = str(simulator.get("kind", SimulatorConfig().kind))
-    if kind == "agenda":  # rule-based: no model to compare
-        return {"simulator.kind": kind, "simulator.model": "none (rule-based)"}
+    spec = simulator_spec(kind) if kind in known_simulator_kinds() else None
+    if spec is not None and spec.no_model is not None:  # no model to compare
+        return {"simulator.kind": kind, "simulator.model": spec.no_model}
     model = simulator.get("model") or scenario.get("model") or {}
     return {"simulator.kind": kind, "simulator.model": _model_identity(model)}
 
