@@ -152,7 +152,7 @@ async def test_a_run_killed_while_writing_its_report_gets_only_its_report(
     class Killed(BaseException):
         pass
 
-    def killed(*args: Any) -> None:
+    def killed(*args: Any, **kwargs: Any) -> None:
         raise Killed  # as if SIGKILLed mid-report: nothing after it runs
 
     monkeypatch.setattr(full_report, "write_report", killed)
