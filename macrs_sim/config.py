@@ -66,6 +66,7 @@ class ModelEntry(BaseModel):
 
     model_config = ConfigDict(extra="allow", frozen=True)
 
+    # The backend's registered name (a built-in one, or an outside package's).
     backend: str
     # The prompt layout of `prompt_layout = "auto"` for roles that talk to this backend.
     preferred_layout: ClassVar[Layout] = "paper"

@@ -25,10 +25,12 @@ ParamValue = str | int | float | bool
 
 class RandomSystemOptions(SystemOptions):
     kind: Literal["random"] = "random"
+    # Seeds the random order of the catalog each dialogue recommends from.
     seed: int = 0
 
 
 class _RankerOptions(SystemOptions):
+    # The ranker's hyperparameters, as `models train --set` takes them.
     params: dict[str, ParamValue] = Field(default_factory=dict)
 
     def ranker_kind(self) -> str:

@@ -16,6 +16,7 @@ MIB = 1024 * 1024
 
 class HTTPSystemOptions(SystemOptions):
     kind: Literal["http"] = "http"
+    # The system's endpoint: each turn is POSTed there as JSON (agents/http_crs).
     url: str = Field(pattern=r"^https?://")
     # Per request, from sending it to the reply's last byte (redirects included); a reply
     # later than this costs the dialogue (status "error").

@@ -39,12 +39,17 @@ class InteRecAgentOptions(BaseModel):
     ranker_params: dict[str, str] = Field(default_factory=lambda: dict(SASREC_DEFAULTS))
     # A demonstration file written by `eval interecagent demos` (default: the bundled ones).
     demonstrations_file: str | None = None
+    # Demonstrations retrieved into the planner's prompt (the paper's dynamic demos).
     n_demonstrations: int = Field(default=3, ge=0, le=10)
     # How many items a fetch shows when the plan does not say.
     fetch_k: int = Field(default=3, ge=1, le=20)
+    # Hard-condition filters keep at most this many candidates on the bus.
     hard_limit: int = Field(default=1000, ge=1, le=5000)
+    # Soft-condition ranking keeps this share of the candidates.
     soft_fraction: float = Field(default=0.05, gt=0.0, le=1.0)
+    # Tool steps a turn may take when the plan is not written first (ReAct).
     max_react_steps: int = Field(default=6, ge=1, le=20)
+    # Repairs of a reply that breaks its JSON schema (the protocol's value overrides it).
     retries: int = Field(default=2, ge=0, le=5)
     # Embed demonstrations with the toolkit's text model when installed, else token overlap.
     demo_retrieval: Literal["auto", "tokens"] = "auto"

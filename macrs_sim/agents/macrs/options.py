@@ -10,7 +10,10 @@ from macrs_sim.agents.registry import CallsInFlight, SystemOptions, SystemSpec
 
 class MACRSSystemOptions(SystemOptions):
     kind: Literal["macrs"] = "macrs"
+    # Information-level reflection: the user profile (current demand, browsing history).
     information_reflection: bool = True
+    # Strategy-level reflection: after a rejection, suggestions and experiences for the
+    # responders and the planner (§3.3); off: the paper's "w/o SR" ablation.
     strategy_reflection: bool = True
 
 

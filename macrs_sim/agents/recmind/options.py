@@ -14,6 +14,8 @@ class RecMindOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["recmind"] = "recmind"
+    # How steps are planned: chain of thought, tree of thoughts (breadth- or depth-first),
+    # or the paper's Self-Inspiring.
     planner: Planner = "self-inspiring"
     # The step limit T: tool steps per turn, over every path the planner explores.
     max_steps: int = Field(default=6, ge=1, le=30)
@@ -31,12 +33,15 @@ class RecMindOptions(BaseModel):
     si_max_paths: int = Field(default=3, ge=1, le=8)
     # Tool switches (ablations): a disabled tool is neither described nor run.
     sql_tool: bool = True
+    # The search tool (off: an ablation).
     search_tool: bool = True
+    # The text-summarisation tool (off: an ablation).
     summarize_tool: bool = True
     # Turn the SQL rows / search hits into sentences with the model (the paper's appendix).
     result_to_text: bool = True
     # "bm25": offline keyword search over the catalog's text; "web": SerpApi (needs a key).
     search_backend: Literal["bm25", "web"] = "bm25"
+    # The environment variable holding the SerpApi key (search_backend "web").
     web_api_key_env: str = "SERPAPI_API_KEY"
     # The model's context in tokens, which bounds every prompt (budget.py); None: what the
     # client reports (the embedded model's n_ctx; 32,768 for an OpenAI-compatible server:
@@ -44,4 +49,5 @@ class RecMindOptions(BaseModel):
     context_tokens: int | None = Field(default=None, ge=512, le=1_048_576)
     # How many items a turn recommends at most.
     recommend_k: int = Field(default=3, ge=1, le=10)
+    # Repairs of a reply that breaks its JSON schema (the protocol's value overrides it).
     retries: int = Field(default=2, ge=0, le=5)

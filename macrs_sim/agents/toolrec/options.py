@@ -42,6 +42,7 @@ class ToolRecOptions(BaseModel):
     recommend_k: int = Field(default=1, ge=1, le=10)
     # The plain ranker: the stand-in retriever re-orders it, and it tops up a short list.
     base_ranker: Literal["sasrec", "bpr", "itemcf", "popularity"] = "sasrec"
+    # The base ranker's hyperparameters (rankers/params.py), checked when read.
     ranker_params: dict[str, str] = Field(default_factory=dict)
     # "trained": the paper's attribute-oriented retrieval tools (§3.3.2: the frozen SASRec
     # plus an attribute encoder per pattern, fine-tuned with BPR; `models train toolrec`).
@@ -51,6 +52,8 @@ class ToolRecOptions(BaseModel):
     # Stage-2 settings of the trained tools (tune_lr, tune_epochs, attributes, min_items ...);
     # with base_ranker "sasrec" the backbone takes ranker_params, so both share a checkpoint.
     retriever_params: dict[str, str] = Field(default_factory=dict)
+    # "toolrec": the paper's method; "single", "multi", "plan": its w/ single, w/ multi and
+    # w/ Plan baselines (§4.1.3).
     variant: Variant = "toolrec"
     # "both the w/ single and w/ multi variants use the same number of candidate items:
     # thirty items in total" (§4.3.1); also LLMRank's candidate count (§4.1.3).
