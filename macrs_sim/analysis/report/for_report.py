@@ -3,6 +3,7 @@ store, so a report reads each dialogue once, not twice."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 
 from macrs_sim.analysis.metrics.validity import ValidityCounter
@@ -21,15 +22,17 @@ def load_for_report(path: Path, catalog: Catalog | None) -> RunData:
     if catalog is None or not store_path.is_file():
         return load_run(path)  # (its own one line for a missing or foreign directory)
     failed: list[MacrsSimError] = []
-    # Unchecked here: load_run checks the store's pages before its pass begins.
-    with RunStore.open(store_path, check=False) as samples:
-        counter = ValidityCounter(SampleReader(samples), catalog)
+    counters: list[ValidityCounter] = []
+    with ExitStack() as opened:
 
         def count(result: DialogueResult) -> None:
             if failed:
                 return
+            if not counters:  # opened once load_run has checked the store's pages
+                samples = opened.enter_context(RunStore.open(store_path, check=False))
+                counters.append(ValidityCounter(SampleReader(samples), catalog))
             try:
-                counter.add(result)
+                counters[0].add(result)
             except MacrsSimError as err:
                 failed.append(err)
 
@@ -37,7 +40,9 @@ def load_for_report(path: Path, catalog: Catalog | None) -> RunData:
     if failed:
         run.validity = failed[0]
         return run
-    stats = counter.stats()
+    if not counters:  # no dialogue: the counts of nothing
+        counters.append(ValidityCounter({}, catalog))
+    stats = counters[0].stats()
     *systems, overall = stats
     run.validity = stats
     run.behaviour = ({s.system: s.behaviour for s in systems}, overall.behaviour)

@@ -113,7 +113,7 @@ def render_transcript(
 
 def pick_case_ids(dialogues: pd.DataFrame, systems: Sequence[str]) -> list[str]:
     """pick_case_studies over a `dialogues` frame: the ids of the dialogues it would pick."""
-    frame = dialogues[["dialogue_id", "system", "sample_id", "status"]].astype(str)
+    frame = dialogues[["dialogue_id", "system", "sample_id", "status"]].map(str)  # as str(x)
     # Each system's last dialogue of each sample; the first sample (sorted) where several
     # systems ended differently. Counted by pandas: no dict a sample, at any size of run.
     last = frame.drop_duplicates(["sample_id", "system"], keep="last")

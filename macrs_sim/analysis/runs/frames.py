@@ -94,6 +94,8 @@ def act_turns_frame(store: RunStore, upto: int) -> pd.DataFrame:
     for did, system, sid, turn, act, ok in store.query_tuples(ACT_TURNS_SQL, (upto,)):
         if not last or did != last[0]:
             last = (did, text(system), sid)
+        if not (type(turn) is int and type(act) is str and type(ok) is int and ok in (0, 1)):
+            turn, act, ok = _as_record_reads(turn, act, ok)
         dids.append(last[0])
         systems.append(last[1])
         sids.append(last[2])
@@ -101,6 +103,16 @@ def act_turns_frame(store: RunStore, upto: int) -> pd.DataFrame:
         acts.append(text(act))
         accepted.append(bool(ok))
     return _frame(columns, ACT_TURN_COLUMNS)
+
+
+def _as_record_reads(turn: Any, act: Any, ok: Any) -> tuple[int, str, bool]:
+    """A cell SQLite holds in another type (a store without STRICT takes 'false' in an
+    integer column) read as the turn's record reads it when the load checked it: pydantic's
+    lax int, str and bool ('false' is False, as in the load; Python's bool says True)."""
+    from pydantic import TypeAdapter
+
+    return (TypeAdapter(int).validate_python(turn), TypeAdapter(str).validate_python(act),
+            TypeAdapter(bool).validate_python(ok))  # fmt: skip
 
 
 def _frame(columns: dict[str, list[Any]], order: list[str]) -> pd.DataFrame:
