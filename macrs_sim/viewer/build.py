@@ -13,10 +13,12 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
+
+import pandas as pd
 
 from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.data.catalog import Catalog
@@ -65,34 +67,44 @@ class Spans:
         return len(self.starts)
 
 
+SampleInfo = tuple[str | None, tuple[str, ...]]  # a sample's bucket and target profile
+
+
 class RunSpans:
-    """Where a run's samples and dialogues lie in its export file, and what a dialogue's
-    export needs of its sample (bucket, target profile), by sample id."""
+    """Where a run's samples and dialogues lie in its export file, and by a dialogue's
+    position in the run: its sample id (the loaded frame's column, not copied), its sample's
+    position (-1: none stored) and what its export needs of that sample (SampleInfo).
+    Arrays, not dicts of ids: a few bytes a dialogue."""
 
-    def __init__(self) -> None:
-        self.position: dict[str, int] = {}
+    def __init__(self, sample_ids: Sequence[str]) -> None:
+        self.sample_ids = sample_ids
         self.samples, self.dialogues = Spans(), Spans()
-        self._info: list[tuple[str | None, tuple[str, ...]]] = []
-        self._shared: dict[
-            tuple[str | None, tuple[str, ...]], tuple[str | None, tuple[str, ...]]
-        ] = {}
+        self.sample_at = array("i")
+        self._info_at, self._infos = array("i"), list[SampleInfo]()
 
-    def add_sample(self, sample: Sample, span: files.Span) -> None:
-        info = (sample.bucket, sample.target_profile)
-        self.position[sample.sample_id] = len(self.samples)
-        self.samples.append(span)
-        self._info.append(self._shared.setdefault(info, info))
+    def add_samples(self, samples: Iterable[Sample], write: Callable[[Sample], files.Span]) -> None:
+        """Write each sample, then find each dialogue's; the ids' dict is let go on return."""
+        found: dict[str, int] = {}
+        shared: dict[SampleInfo, int] = {}
+        for sample in samples:
+            found[sample.sample_id] = len(self.samples)
+            self.samples.append(write(sample))
+            info = (sample.bucket, sample.target_profile)
+            self._info_at.append(shared.setdefault(info, len(shared)))
+        self._infos = list(shared)
+        self.sample_at = array("i", (found.get(s, -1) for s in self.sample_ids))
 
-    def sample_of(self, sample_id: str) -> tuple[str | None, tuple[str, ...]]:
-        at = self.position.get(sample_id)
-        return (None, ()) if at is None else self._info[at]
+    def sample_of(self, at: int, sample_id: str) -> SampleInfo:
+        """Dialogue `at` of the run (its sample `sample_id`): its sample's SampleInfo."""
+        sample = self.sample_at[at]
+        return (None, ()) if sample < 0 else self._infos[self._info_at[sample]]
 
 
 class Chunks:
     """Writes chunk n of `plan` once each of its dialogues is in an export file."""
 
-    def __init__(self, site: Path, plan: ChunkPlan, sample_ids: Sequence[str]) -> None:
-        self._site, self.plan, self._sample_ids = site, plan, sample_ids
+    def __init__(self, site: Path, plan: ChunkPlan) -> None:
+        self._site, self.plan = site, plan
         self._left = array("q", bytes(8 * plan.count))
         for n in plan.chunk_of:
             self._left[n] += 1
@@ -112,11 +124,12 @@ class Chunks:
         for g in self.plan.members_of(n):
             k = bisect_right(self.firsts, g) - 1
             export, spans = self.runs[k]
-            dialogues.append(export.read(spans.dialogues[g - self.firsts[k]]))
-            sample_id = self._sample_ids[g]
-            at, key = spans.position.get(sample_id), sample_key(k, sample_id)
-            if at is not None and key not in samples:
-                samples[key] = files.to_json(key) + b":" + export.read(spans.samples[at])
+            at = g - self.firsts[k]
+            dialogues.append(export.read(spans.dialogues[at]))
+            sample = spans.sample_at[at]
+            key = sample_key(k, spans.sample_ids[at]) if sample >= 0 else None
+            if key is not None and key not in samples:
+                samples[key] = files.to_json(key) + b":" + export.read(spans.samples[sample])
         data = [b'{"dialogues":[', b",".join(dialogues), b'],"samples":{']
         data += [b",".join(samples.values()), b"}}"]
         path = self._site / files.CHUNK_DIR / files.chunk_name(n)
@@ -141,12 +154,13 @@ def _write_run(
     k: int, run: RunData, catalog: Catalog | None, header: dict[str, Any], labels: dict[str, str],
     chunks: Chunks, index: IndexFile, export: files.Pieces,
 ) -> None:  # fmt: skip
-    spans = RunSpans()
+    spans = RunSpans(run.dialogues["sample_id"].array)
     chunks.runs.append((export, spans))
     export.raw(files.open_list(header, "samples"), list_starts=True)
     with run.store() as store:
-        for sample in store.iter_samples():
-            spans.add_sample(sample, export.item(export_sample(sample, k, catalog)))
+        spans.add_samples(
+            store.iter_samples(), lambda sample: export.item(export_sample(sample, k, catalog))
+        )
         export.raw(b'],"dialogues":[', list_starts=True)
         docs = export_dialogues(
             store,
@@ -173,8 +187,9 @@ def write_runs(
     chunk_dialogues: int,
 ) -> int:
     """Each run's export file and chunks, and its rows of `index`; the number of chunks."""
-    sample_ids = [s for run in runs for s in run.dialogues["sample_id"]]
-    chunks = Chunks(site, plan_chunks(sample_ids, chunk_dialogues), sample_ids)
+    sample_ids = pd.concat([run.dialogues["sample_id"] for run in runs], ignore_index=True)
+    chunks = Chunks(site, plan_chunks(sample_ids, chunk_dialogues))
+    del sample_ids
     with ExitStack() as stack:
         for k, run in enumerate(runs):
             export = files.Pieces(site / "data" / "export" / f"run-{k}.json", escape=False)

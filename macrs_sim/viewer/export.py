@@ -24,8 +24,9 @@ from macrs_sim.viewer.calls import DialogueCalls
 
 EXPORT_FORMAT = "macrs-sim/view-export"
 EXPORT_VERSION = 1
-# A sample's bucket and target profile, by sample id (what a dialogue's export needs of it).
-SampleOf = Callable[[str], "tuple[str | None, tuple[str, ...]]"]
+# A sample's bucket and target profile (what a dialogue's export needs of it), by the
+# dialogue's position in the results exported and its sample id.
+SampleOf = Callable[[int, str], "tuple[str | None, tuple[str, ...]]"]
 
 
 def title_of(catalog: Catalog | None, item_id: str | None) -> str | None:
@@ -124,8 +125,8 @@ def export_dialogues(
 ) -> Iterator[dict[str, Any]]:
     """`results` (read from `store`, in its order) exported one at a time with their calls."""
     calls, tool_calls = DialogueCalls.of(store)
-    for r in results:
-        bucket, profile = sample_of(r.sample_id)
+    for at, r in enumerate(results):
+        bucket, profile = sample_of(at, r.sample_id)
         yield export_dialogue(
             r,
             run_index=run_index,
@@ -156,7 +157,7 @@ def export_run(
             run_index=run_index,
             labels=labels,
             catalog=catalog,
-            sample_of=lambda sid: known.get(sid, (None, ())),
+            sample_of=lambda _, sid: known.get(sid, (None, ())),
         )
         return {
             "format": EXPORT_FORMAT,

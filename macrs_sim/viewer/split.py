@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
 # Columns of an index row, in order (docs/viewer.md).
 INDEX_COLUMNS = (
     "run",
@@ -65,29 +68,23 @@ class ChunkPlan:
 
 
 def plan_chunks(
-    sample_ids: Sequence[str], chunk_dialogues: int = DEFAULT_CHUNK_DIALOGUES
+    sample_ids: Sequence[str] | pd.Series, chunk_dialogues: int = DEFAULT_CHUNK_DIALOGUES
 ) -> ChunkPlan:
     """Chunks of about `chunk_dialogues` dialogues: samples in the order first met, each
     with all its dialogues (across runs too) in their order, so one chunk may exceed the
-    size by the systems of its last sample."""
-    group_of: dict[str, int] = {}
-    codes = array("q", (group_of.setdefault(s, len(group_of)) for s in sample_ids))
-    sizes = array("q", bytes(8 * len(group_of)))
-    for code in codes:
-        sizes[code] += 1
-    chunk_of_group, starts, bounds = array("q"), array("q"), array("q", [0])
-    for size in sizes:
+    size by the systems of its last sample. Worked out in numpy arrays (no Python object a
+    dialogue): a site's plan stays small beside the runs it splits."""
+    codes = pd.factorize(np.asarray(sample_ids, dtype=object), use_na_sentinel=False)[0]
+    chunk_of_group, bounds = array("i"), array("q", [0])
+    for size in np.bincount(codes).tolist():
         if len(bounds) == 1 or bounds[-1] - bounds[-2] >= chunk_dialogues:
             bounds.append(bounds[-1])
         chunk_of_group.append(len(bounds) - 2)
-        starts.append(bounds[-1])
         bounds[-1] += size
-    members = array("q", bytes(8 * len(codes)))
-    for g, code in enumerate(codes):
-        members[starts[code]] = g
-        starts[code] += 1
-    chunk_of = array("q", (chunk_of_group[c] for c in codes))
-    return ChunkPlan(chunk_of, members, bounds)
+    # A sample's dialogues lie together, samples in code order: a stable sort by code.
+    members = np.argsort(codes, kind="stable").astype(np.int32)
+    chunk_of = np.frombuffer(chunk_of_group, dtype=np.int32)[codes]
+    return ChunkPlan(array("i", chunk_of.tobytes()), array("i", members.tobytes()), bounds)
 
 
 def sample_key(run_index: int, sample_id: str) -> str:
