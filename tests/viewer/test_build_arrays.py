@@ -10,6 +10,7 @@ from contextlib import closing
 from pathlib import Path
 
 from macrs_sim.analysis.runs.load import load_run
+from macrs_sim.protocol import Sample
 from macrs_sim.viewer import files
 from macrs_sim.viewer.build import RunSpans
 from macrs_sim.viewer.site import build_site
@@ -25,8 +26,8 @@ def test_each_dialogue_finds_its_sample_by_position() -> None:
     samples.append(make_sample("s-3", "m3", "top"))  # same bucket and profile as s-1
     written: list[str] = []
 
-    def write(sample: object) -> files.Span:
-        written.append(getattr(sample, "sample_id"))
+    def write(sample: Sample) -> files.Span:
+        written.append(sample.sample_id)
         return 10 * len(written), 7
 
     spans.add_samples(samples, write)
