@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from macrs_sim.analysis.metrics.rows import rows_where
 from macrs_sim.protocol import DialogueAct
 
 PAPER_ACTS: tuple[str, ...] = tuple(a.value for a in DialogueAct)
@@ -51,7 +52,7 @@ def act_ratios(
     paper's three ("ask", "chat", "recommend") come first, then any other act names sorted.
     `total` always counts every response of the turn, whichever acts are shown.
     """
-    rows = turns[turns["system"].isin(list(systems))]
+    rows = rows_where(turns, turns["system"].isin(list(systems)))
     order = list(acts) if acts is not None else _act_order(rows)
     last = int(rows["turn"].max()) if len(rows) else 0
     counts = rows.groupby(["system", "turn", "act"]).size().to_dict()
@@ -76,7 +77,7 @@ def cumulative_successes(
     """
     out = []
     for system in systems:
-        mine = dialogues[dialogues["system"] == system]
+        mine = rows_where(dialogues, dialogues["system"] == system)
         won = pd.to_numeric(mine.loc[mine["status"] == "success", "success_turn"])
         for turn in range(1, max_turns + 1):
             successes = int((won <= turn).sum())
@@ -95,7 +96,7 @@ def bucket_performance(
     """
     out = []
     for system in systems:
-        mine = dialogues[dialogues["system"] == system]
+        mine = rows_where(dialogues, dialogues["system"] == system)
         for bucket in buckets:
             cell = mine[mine["bucket"] == bucket]
             n = len(cell)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from macrs_sim.analysis.metrics.rows import rows_where
 from macrs_sim.protocol import DialogueResult
 
 
@@ -99,7 +100,7 @@ def metrics_from_dialogues(
     ks = [int(c.split("@")[1]) for c in dialogues.columns if c.startswith("hit@")]
     out = []
     for system in dict.fromkeys(dialogues["system"]):
-        mine = dialogues[dialogues["system"] == system]
+        mine = rows_where(dialogues, dialogues["system"] == system)
         errors = int((mine["status"] == "error").sum())
         counted = mine[mine["status"] != "error"] if completed_only else mine
         n = len(counted)

@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from macrs_sim.analysis.markdown import markdown_table
+from macrs_sim.analysis.metrics.rows import rows_where
 
 START = "START"
 SUCCESS = "success"
@@ -96,7 +97,7 @@ def _dialogue_runs(turns: pd.DataFrame, system: str) -> Iterator[tuple[tuple[str
 
     Sorted as arrays (dialogue in first-appearance order, then turn, stable, as sorting each
     dialogue's rows was): a million turns cost a few arrays, not a tuple a turn."""
-    rows = turns[turns["system"] == system]
+    rows = rows_where(turns, turns["system"] == system)
     codes = pd.factorize(rows["dialogue_id"])[0]  # a missing id is -1: left out, as groupby
     keep = codes >= 0
     codes = codes[keep]
@@ -196,7 +197,7 @@ def _runs(acts: Sequence[str]) -> int:
 
 
 def _turn_entropies(turns: pd.DataFrame, system: str) -> list[tuple[int, int, float]]:
-    rows = turns[turns["system"] == system]
+    rows = rows_where(turns, turns["system"] == system)
     out: list[tuple[int, int, float]] = []
     for turn, group in rows.groupby("turn", sort=True):
         counts = Counter(str(a) for a in group["act"])

@@ -144,7 +144,7 @@ def validity_section(cmp: Comparison, out: Path, catalog_for: CatalogFor | None)
 def case_study_section(
     cmp: Comparison, case_ids: Sequence[str], explain: bool, catalog_for: CatalogFor | None
 ) -> str:
-    known_ids = cmp.origin
+    known_ids = cmp.origin if case_ids else {}
     missing = [d for d in case_ids if d not in known_ids]
     if missing:
         known = ", ".join(list(known_ids)[:3])

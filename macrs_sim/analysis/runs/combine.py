@@ -42,7 +42,8 @@ class ComparisonResults:
         """The dialogues of `ids` (as relabelled), in that order; unknown ids are left out."""
         found: dict[str, DialogueResult] = {}
         for run, names in zip(self.runs, self.labels, strict=True):
-            own = [d for d in ids if origin.get(d) is run]
+            # One run: its store leaves out the ids it does not hold.
+            own = list(ids) if len(self.runs) == 1 else [d for d in ids if origin.get(d) is run]
             stored = [stored_ids.get(d, d) for d in own]
             if stored:
                 found |= {r.dialogue_id: r for r in self.of_run(run, names, stored)}
@@ -57,8 +58,6 @@ class Comparison:
     dialogues: pd.DataFrame
     paired: bool
     notes: list[str] = field(default_factory=list)
-    # Dialogue id (as relabelled) -> the run it came from.
-    origin: dict[str, RunData] = field(default_factory=dict)
     # Shown (relabelled) id -> the id in its run's store, where the two differ.
     stored_ids: dict[str, str] = field(default_factory=dict)
 
@@ -66,8 +65,21 @@ class Comparison:
     def system_names(self) -> list[str]:
         return [s.name for s in self.systems]
 
+    @cached_property
+    def origin(self) -> dict[str, RunData]:
+        """Dialogue id (as relabelled) -> the run it came from (a later run's id wins); built
+        on first use, as a report of one run never needs a dict of a million ids."""
+        ids = self.dialogues["dialogue_id"]
+        out: dict[str, RunData] = {}
+        start = 0
+        for run in self.runs:
+            end = start + len(run.dialogues)
+            out |= dict.fromkeys(ids.iloc[start:end], run)
+            start = end
+        return out
+
     def run_of(self, result: DialogueResult) -> RunData:
-        return self.origin[result.dialogue_id]
+        return self.runs[0] if len(self.runs) == 1 else self.origin[result.dialogue_id]
 
     @cached_property
     def turns(self) -> pd.DataFrame:
@@ -88,7 +100,8 @@ class Comparison:
             _frame(run, key, names)
             for run, names in zip(self.runs, self.results.labels, strict=True)
         ]
-        return pd.concat(frames, ignore_index=True)
+        # One run's frame as it is: concat would copy a million rows to join nothing.
+        return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
     def samples_of(self, result: DialogueResult) -> Sample | None:
         """The sample a (relabelled) result talked to, from its own run."""
@@ -167,7 +180,8 @@ def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
         frame.loc[mask, "dialogue_id"] = [
             d if pd.isna(d) else relabelled_id(d, renamed[s]) for d, s in pairs
         ]
-    frame["system"] = frame["system"].map(lambda s: names.get(s, s))
+    if renamed:
+        frame["system"] = frame["system"].map(lambda s: names.get(s, s))
     frame.insert(0, "run", run.name)
     return frame
 
@@ -175,14 +189,12 @@ def _frame(run: RunData, key: str, names: dict[str, str]) -> pd.DataFrame:
 def combine_runs(runs: Sequence[RunData]) -> Comparison:
     labels = _labels(runs)
     systems: list[SystemInfo] = []
-    origin: dict[str, RunData] = {}
     stored_ids: dict[str, str] = {}
     frames: list[pd.DataFrame] = []
     for run, names in zip(runs, labels, strict=True):
         systems += [replace(s, name=names[s.name]) for s in run.systems]
         frames.append(_frame(run, "dialogues", names))
         shown = frames[-1]["dialogue_id"]
-        origin |= dict.fromkeys(shown, run)
         stored_ids |= {
             new: old
             for new, old in zip(shown, run.dialogues["dialogue_id"], strict=True)
@@ -194,9 +206,8 @@ def combine_runs(runs: Sequence[RunData]) -> Comparison:
         list(runs),
         systems,
         ComparisonResults(runs, labels),
-        pd.concat(frames, ignore_index=True),
+        frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True),
         paired,
         notes,
-        origin,
         stored_ids,
     )

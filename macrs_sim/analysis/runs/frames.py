@@ -7,23 +7,17 @@ dialogue ids) are shared, so a frame of a million turns costs pointers, not copi
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from macrs_sim.analysis.metrics.outcomes import is_hit
-from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
+from macrs_sim.analysis.runs.dialogue_pass import Coded, Ids
+from macrs_sim.protocol import LLMCallRecord, Sample
 from macrs_sim.store import RunStore
 from macrs_sim.store_read import call, decode_rows
 
-HIT_KS = (5, 10)
-DIALOGUE_COLUMNS = [
-    "dialogue_id", "system", "sample_id", "target_id", "bucket", "status", "success",
-    "success_turn", "turns", "n_exchanges", "final_rank", "leaks", "error",
-    *(f"hit@{k}" for k in HIT_KS),
-]  # fmt: skip
 # The columns of `act_turns`: what the act, transition and usage tables need of a turn.
 ACT_TURN_COLUMNS = ["dialogue_id", "system", "sample_id", "turn", "act", "accepted"]
 CALL_COLUMNS = list(LLMCallRecord.model_fields)
@@ -37,45 +31,6 @@ class Interned(dict[str, str]):
         return self.setdefault(value, value)
 
 
-def hit_rank(result: DialogueResult) -> int | None:
-    """1-based position of the target in the fallback list, if there."""
-    for pos, ref in enumerate(result.final_list, start=1):
-        if ref.item_id == result.target_id:
-            return pos
-    return None
-
-
-class LoadPass:
-    """Columns of `dialogues`, one dialogue at a time."""
-
-    def __init__(self, buckets: Mapping[str, str | None]) -> None:
-        self.buckets = buckets
-        self.text = Interned()
-        self.rows: dict[str, list[Any]] = {c: [] for c in DIALOGUE_COLUMNS}
-        self.systems: dict[str, None] = {}
-        self.max_turns = 0
-        self.upto = (0, 0)  # the last dialogue rowid and call id the load read
-
-    def add(self, r: DialogueResult) -> None:
-        """One dialogue's metrics as the paper counts them: an error is a failure (0, never
-        a hit, max_turns + 1 turns); `status` tells errors apart for the completed-only view."""
-        did, system, sid = self.text(r.dialogue_id), self.text(r.system), self.text(r.sample_id)
-        self.systems.setdefault(system)
-        self.max_turns = max(self.max_turns, r.max_turns)
-        text = self.text
-        values: list[Any] = [
-            did, system, sid, text(r.target_id), self.buckets.get(r.sample_id), text(r.status),
-            float(r.status == "success"), r.success_turn, float(r.turns_taken),
-            len(r.exchanges), hit_rank(r), r.leaks, r.error,
-            *(float(is_hit(r, k)) for k in HIT_KS),
-        ]  # fmt: skip
-        for column, value in zip(DIALOGUE_COLUMNS, values, strict=True):
-            self.rows[column].append(value)
-
-    def dialogues(self) -> pd.DataFrame:
-        return _frame(self.rows, DIALOGUE_COLUMNS)
-
-
 # The turns of the dialogues the load read, in its order (dialogue rowid, then turn); the
 # load checked every row of them. SQLite walks dialogues by rowid and seeks each one's turns.
 ACT_TURNS_SQL = """SELECT t.dialogue_id, d.system, d.sample_id, t.turn, t.act, t.accepted
@@ -85,24 +40,37 @@ WHERE d.rowid <= ? ORDER BY d.rowid, t.turn"""
 
 def act_turns_frame(store: RunStore, upto: int) -> pd.DataFrame:
     """One row a turn (ACT_TURN_COLUMNS) of the dialogues up to rowid `upto`: what the act,
-    transition and usage tables need, no text. A dialogue's ids are one object per dialogue,
-    acts and systems one per value."""
-    text = Interned()
-    columns: dict[str, list[Any]] = {c: [] for c in ACT_TURN_COLUMNS}
-    dids, systems, sids, turns, acts, accepted = columns.values()
-    last: tuple[Any, ...] = ()
+    transition and usage tables need, no text. Read as the load reads (dialogue_pass.py):
+    no Python object a row; a dialogue's ids are one str each, acts and systems one a value."""
+    ids = {"dialogue_id": Ids(), "sample_id": Ids()}
+    systems, acts = Coded(), Coded()
+    dialogue: array[int] = array("q")  # each turn's dialogue, as its position in `ids`
+    turns: array[int] = array("q")
+    accepted = bytearray()
+    last: Any = None
     for did, system, sid, turn, act, ok in store.query_tuples(ACT_TURNS_SQL, (upto,)):
-        if not last or did != last[0]:
-            last = (did, text(system), sid)
+        if last is None or did != last:
+            last = did
+            ids["dialogue_id"].add(did)
+            ids["sample_id"].add(sid)
+            systems.add(system)
         if not (type(turn) is int and type(act) is str and type(ok) is int and ok in (0, 1)):
             turn, act, ok = _as_record_reads(turn, act, ok)
-        dids.append(last[0])
-        systems.append(last[1])
-        sids.append(last[2])
+        dialogue.append(len(systems.codes) - 1)
         turns.append(turn)
-        acts.append(text(act))
+        acts.add(act)
         accepted.append(bool(ok))
-    return _frame(columns, ACT_TURN_COLUMNS)
+    if not turns:
+        return pd.DataFrame(columns=ACT_TURN_COLUMNS)
+    at = np.frombuffer(dialogue, dtype=np.int64)
+    frame = pd.DataFrame(index=pd.RangeIndex(len(turns)))
+    frame["dialogue_id"] = ids.pop("dialogue_id").column()[at]
+    frame["system"] = systems.column()[at]
+    frame["sample_id"] = ids.pop("sample_id").column()[at]
+    frame["turn"] = np.frombuffer(turns, dtype=np.int64).copy()
+    frame["act"] = acts.column()
+    frame["accepted"] = np.frombuffer(accepted, dtype=bool).copy()
+    return frame
 
 
 def _as_record_reads(turn: Any, act: Any, ok: Any) -> tuple[int, str, bool]:
@@ -113,17 +81,6 @@ def _as_record_reads(turn: Any, act: Any, ok: Any) -> tuple[int, str, bool]:
 
     return (TypeAdapter(int).validate_python(turn), TypeAdapter(str).validate_python(act),
             TypeAdapter(bool).validate_python(ok))  # fmt: skip
-
-
-def _frame(columns: dict[str, list[Any]], order: list[str]) -> pd.DataFrame:
-    if not columns[order[0]]:
-        return pd.DataFrame(columns=order)
-    # Column by column (pandas infers each column's type as it would from the records);
-    # each list is let go once its column is built.
-    frame = pd.DataFrame(index=pd.RangeIndex(len(columns[order[0]])))
-    for name in order:
-        frame[name] = pd.Series(columns.pop(name))
-    return frame
 
 
 def samples_frame(samples: Iterable[Sample]) -> pd.DataFrame:

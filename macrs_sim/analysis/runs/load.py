@@ -25,14 +25,8 @@ import pandas as pd
 
 from macrs_sim.agents.registry import variant_label
 from macrs_sim.analysis.runs.access import run_access
-from macrs_sim.analysis.runs.frames import (
-    HIT_KS,
-    LoadPass,
-    act_turns_frame,
-    calls_frame,
-    hit_rank,
-    samples_frame,
-)
+from macrs_sim.analysis.runs.dialogue_pass import HIT_KS, LoadPass, hit_rank
+from macrs_sim.analysis.runs.frames import act_turns_frame, calls_frame, samples_frame
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
