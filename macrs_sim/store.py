@@ -16,6 +16,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from macrs_sim import store_samples as paged
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store_read import StoredEvent, call, check_meta, decode_rows, event
@@ -175,6 +176,10 @@ class RunStore:
         with self._transaction() as conn:
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
+    def delete_meta(self, key: str) -> None:
+        with self._transaction() as conn:
+            conn.execute("DELETE FROM meta WHERE key = ?", (key,))
+
     def all_meta(self) -> dict[str, str]:
         rows = self._conn.execute("SELECT key, value FROM meta ORDER BY key")
         pairs = decode_rows(self.path, "meta", rows, lambda r: r[0], lambda r: (r[0], r[1]))
@@ -226,6 +231,31 @@ class RunStore:
     def read_sample(self, sample_id: str) -> Sample | None:
         return next(self.iter_samples(sample_id), None)
 
+    def count_samples(self, *, unprepared: bool = False, upto: int | None = None) -> int:
+        """Stored samples (those without an opening; those up to rowid `upto`)."""
+        return paged.count_samples(self._conn, unprepared, upto)
+
+    def last_sample_rowid(self) -> int:
+        return paged.last_sample_rowid(self._conn)
+
+    def unprepared_samples(self, after: int, upto: int, limit: int) -> list[tuple[int, Sample]]:
+        return paged.unprepared_page(self._conn, self.path, after, upto, limit)
+
+    def stored_sample_ids(self, ids: Sequence[str]) -> set[str]:
+        return paged.stored_among(self._conn, "samples", "sample_id", ids)
+
+    def stored_dialogue_ids(self, ids: Sequence[str]) -> set[str]:
+        return paged.stored_among(self._conn, "dialogues", "dialogue_id", ids)
+
+    def job_page(self, system: str, after: int, limit: int) -> list[tuple[int, str]]:
+        return paged.job_page(self._conn, system, after, limit)
+
+    def count_jobs(self, system: str) -> int:
+        return paged.count_jobs(self._conn, system)
+
+    def dialogue_counts(self) -> dict[str, int]:
+        return paged.dialogue_counts(self._conn)
+
     def write_dialogue(
         self,
         result: DialogueResult,
@@ -248,10 +278,12 @@ class RunStore:
         samples: Sequence[Sample],
         calls: Sequence[LLMCallRecord],
         dialogues: Sequence[DialogueResult] = (),
+        meta: Mapping[str, str] | None = None,
     ) -> None:
         """Prepared samples (replacing stored ones of the same id) with the calls that
-        prepared them and the error dialogues of those that could not be, all or nothing:
-        a run killed in between neither loses the samples nor records their calls twice."""
+        prepared them, the error dialogues of those that could not be (and `meta` keys), all
+        or nothing: a run killed in between neither loses the samples nor records their calls
+        twice."""
         rows = [(s.sample_id, s.model_dump_json()) for s in samples]
         try:
             with self._transaction() as conn:
@@ -261,6 +293,7 @@ class RunStore:
                 conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
                 for result in dialogues:
                     insert_dialogue(conn, result, ())
+                set_meta(conn, meta or {})
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"samples not written: {exc}") from None
 

@@ -5,12 +5,13 @@ it likes (this process, Ray actors) and hands each finished dialogue back throug
 `on_done` with its model and tool calls, which writes them to the store;
 `should_stop` is asked before each new dialogue starts (budget reached, Ctrl-C),
 and an executor stops starting new ones once it says True, letting those in
-flight finish.
+flight finish. `jobs` is iterated once, a job taken as its dialogue starts (a
+campaign's jobs read their samples from the store then: campaign.stored_jobs).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -42,11 +43,19 @@ OnDone = Callable[[DialogueResult | Unfinished, list[LLMCallRecord], list[ToolCa
 ShouldStop = Callable[[], bool]
 
 
+class Jobs(Protocol):
+    """The jobs to run (a list, or a campaign's StoredJobs): how many, and each once."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[DialogueJob]: ...
+
+
 class Executor(Protocol):
     async def run(
         self,
         scenario: Scenario,
-        jobs: Sequence[DialogueJob],
+        jobs: Jobs,
         on_done: OnDone,
         should_stop: ShouldStop,
         *,

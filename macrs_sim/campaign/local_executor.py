@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 
-from macrs_sim.campaign.executor import DialogueJob, OnDone, ShouldStop
+from macrs_sim.campaign.executor import DialogueJob, Jobs, OnDone, ShouldStop
 from macrs_sim.campaign.jobs import attempt_job, deliver, error_result
 
 __all__ = ["LocalExecutor", "error_result"]  # error_result: its home was here first
@@ -30,7 +30,7 @@ class LocalExecutor:
     async def run(
         self,
         scenario: Scenario,
-        jobs: Sequence[DialogueJob],
+        jobs: Jobs,
         on_done: OnDone,
         should_stop: ShouldStop,
         *,

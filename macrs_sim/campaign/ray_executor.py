@@ -17,12 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from macrs_sim.campaign.dialogue import describe_error
-from macrs_sim.campaign.executor import DialogueJob, OnDone, ShouldStop, Unfinished
+from macrs_sim.campaign.executor import DialogueJob, Jobs, OnDone, ShouldStop, Unfinished
 from macrs_sim.campaign.jobs import attempt_job, deliver, error_result
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.config import Scenario
@@ -73,7 +72,7 @@ class RayExecutor:
     async def run(
         self,
         scenario: Scenario,
-        jobs: Sequence[DialogueJob],
+        jobs: Jobs,
         on_done: OnDone,
         should_stop: ShouldStop,
         *,
@@ -92,7 +91,7 @@ class RayExecutor:
             )
             handles = [actor_cls.remote(scenario, rules) for _ in range(self.actors)]
             await _ready(handles)
-            await _dispatch(handles, slots, deque(jobs), scenario, on_done, should_stop)
+            await _dispatch(handles, slots, jobs, scenario, on_done, should_stop)
         finally:
             await _close(handles)
             if started:
@@ -145,16 +144,25 @@ async def _ready(handles: list[Any]) -> None:
 async def _dispatch(
     handles: list[Any],
     slots: int,
-    pending: deque[DialogueJob],
+    jobs: Jobs,
     scenario: Scenario,
     on_done: OnDone,
     should_stop: ShouldStop,
 ) -> None:
+    """Each job to the next free slot, taken from `jobs` only as it starts (a campaign's
+    jobs read their samples then)."""
     dead: dict[int, str] = {}
+    pending: Iterator[DialogueJob] = iter(jobs)
+    left = len(jobs)
 
     async def slot(i: int) -> None:
-        while pending and i not in dead and not should_stop():
-            job = pending.popleft()
+        nonlocal left
+        while left and i not in dead and not should_stop():
+            job = next(pending, None)
+            if job is None:
+                left = 0
+                return
+            left -= 1
             try:
                 result, calls, tool_calls = await handles[i].run.remote(job)
             except ray.exceptions.RayError as err:  # also e.g. a result that could not be sent
@@ -171,9 +179,9 @@ async def _dispatch(
     finally:  # cancelled (Ctrl-C): start nothing more
         for task in tasks:
             task.cancel()
-    if pending and not should_stop():
+    if left and not should_stop():
         last = next(reversed(dead.values()), "")
-        raise MacrsSimError(f"every Ray actor died, {len(pending)} dialogues not run; {last}")
+        raise MacrsSimError(f"every Ray actor died, {left} dialogues not run; {last}")
 
 
 async def _close(handles: list[Any]) -> None:

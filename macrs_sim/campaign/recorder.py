@@ -36,10 +36,11 @@ class Recorder:
         self.store_failure: str | None = None  # the first refused write
         self.lost = 0  # dialogues computed but not stored since
 
-    def track(self, systems: Sequence[str], n_samples: int, done: set[str]) -> None:
+    def track(self, systems: Sequence[str], n_samples: int, done: Mapping[str, int]) -> None:
+        """A bar per system, advanced by its dialogues `done` (stored before)."""
         for name in systems:
             self.bar_tasks[name] = task = self.bar.add(name, n_samples)
-            self.bar.advance(task, sum(d.split(":", 1)[0] == name for d in done))
+            self.bar.advance(task, done.get(name, 0))
 
     def __call__(
         self,

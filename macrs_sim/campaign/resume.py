@@ -19,21 +19,23 @@ from typing import Literal
 
 from macrs_sim.agents.registry import system_spec
 from macrs_sim.analysis.runs.access import HISTORY_META, LAYOUT_META, LIMITS_META, limits_meta
-from macrs_sim.campaign.executor import DialogueJob, Executor
+from macrs_sim.campaign.executor import Executor
 from macrs_sim.campaign.judging import judge_campaign
 from macrs_sim.campaign.progress import CampaignProgress
 from macrs_sim.campaign.recorder import Recorder
 from macrs_sim.campaign.rundir import SAMPLES_FILE, STORE_FILE, open_run_store
+from macrs_sim.campaign.sample_source import SampleSource
 from macrs_sim.campaign.sampling import sample_set_header
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.campaign.status_line import quiet_task_errors, watching_outages
 from macrs_sim.campaign.stopping import CampaignInterrupted, StopControl
-from macrs_sim.campaign.users import is_prepared, ready_samples
+from macrs_sim.campaign.stored_jobs import StoredJobs
+from macrs_sim.campaign.users import ready_samples
 from macrs_sim.data.sample_set import write_sample_set
 from macrs_sim.errors import MacrsSimError
 from macrs_sim.llm.pricing import Spend
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import LLMCallRecord, Sample
+from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
 
 # "incomplete": some dialogues are not stored (an outage cut them short, or the store
@@ -81,10 +83,10 @@ class Session:
         self.expected = 0
         self._prep_calls: list[LLMCallRecord] = []
 
-    async def run(self, executor: Executor, drawn: list[Sample], *, prepared: bool) -> Outcome:
+    async def run(self, executor: Executor, source: SampleSource) -> Outcome:
         with self.stop.handling_sigint(), quiet_task_errors():
             try:
-                return await self._run(executor, drawn, prepared)
+                return await self._run(executor, source)
             except asyncio.CancelledError:
                 task = asyncio.current_task()
                 if not self.stop.aborted or task is None:
@@ -92,9 +94,9 @@ class Session:
                 task.uncancel()  # our own second Ctrl-C: reported like the first
                 raise self._interrupted() from None
 
-    async def _run(self, executor: Executor, drawn: list[Sample], prepared: bool) -> Outcome:
+    async def _run(self, executor: Executor, source: SampleSource) -> Outcome:
         sc = self.setup.scenario
-        self.expected = len(sc.systems) * len(drawn)
+        self.expected = len(sc.systems) * source.count
         with open_run_store(self.run_dir, self.resumed) as store:
             self._start(store)
             with (
@@ -102,14 +104,14 @@ class Session:
                 watching_outages(bar, self.notify),
                 self._recording_in_flight(store),
             ):
-                samples = await self._samples(store, drawn, prepared, bar)
-                self.expected = len(sc.systems) * len(samples)
+                n_samples = await self._samples(store, source, bar)
+                self.expected = len(sc.systems) * n_samples
                 store.set_meta("expected_dialogues", str(self.expected))
                 done = self._already_done(store)
                 recorder = Recorder(store, self.spend, bar, self._in_flight_meta)
-                recorder.track([s.name for s in sc.systems], len(samples), done)
-                jobs = [DialogueJob(s.name, x) for s in sc.systems for x in samples]
-                jobs = [j for j in jobs if j.dialogue_id not in done and is_prepared(j.sample)]
+                recorder.track([s.name for s in sc.systems], n_samples, store.dialogue_counts())
+                # Read from the store as each dialogue starts: no list of samples is held.
+                jobs = StoredJobs(store, [s.name for s in sc.systems])
                 await executor.run(
                     sc, jobs, recorder,
                     lambda: self.stop.should_stop() or recorder.should_stop(),
@@ -122,7 +124,7 @@ class Session:
             status = await self._finish(store)
             stored = store.counts()["dialogues"]
         unfinished = len(recorder.unfinished)
-        return Outcome(status, len(done), stored, self.expected, self.spend, unfinished)
+        return Outcome(status, done, stored, self.expected, self.spend, unfinished)
 
     def _start(self, store: RunStore) -> None:
         sc = self.setup.scenario
@@ -177,10 +179,10 @@ class Session:
             if task is not None:
                 task.cancel()
 
-    def _already_done(self, store: RunStore) -> set[str]:
-        done = store.finished_dialogue_ids()
+    def _already_done(self, store: RunStore) -> int:
+        done = store.count_dialogues()
         if self.resumed:
-            n = f"{len(done)} of {self.expected}"
+            n = f"{done} of {self.expected}"
             self.notify(f"resuming {self.run_dir}: {n} dialogues already stored")
         return done
 
@@ -196,22 +198,21 @@ class Session:
         calls, self._prep_calls = self._prep_calls, []
         return calls
 
-    async def _samples(
-        self, store: RunStore, drawn: list[Sample], prepared: bool, bar: CampaignProgress
-    ) -> list[Sample]:
+    async def _samples(self, store: RunStore, source: SampleSource, bar: CampaignProgress) -> int:
+        """The run's samples stored and prepared (users.ready_samples); how many."""
         work = ready_samples(
-            self.setup, store, drawn, prepared=prepared, bar=bar,
+            self.setup, store, source, bar=bar,
             should_stop=self._preparing_should_stop, take_calls=self._take_prep_calls,
         )  # fmt: skip
-        samples = await self.stop.race(work)
-        if samples is None:
+        n = await self.stop.race(work)
+        if n is None:
             raise self._interrupted()
-        if all(is_prepared(s) for s in samples) and not (self.run_dir / SAMPLES_FILE).exists():
+        path = self.run_dir / SAMPLES_FILE
+        if store.count_samples(unprepared=True) == 0 and not path.exists():
             store.set_meta("dataset", self.setup.dataset.name)
             store.set_meta("dataset_fingerprint", self.setup.dataset.fingerprint)
-            header = sample_set_header(self.setup, len(samples))
-            write_sample_set(self.run_dir / SAMPLES_FILE, header, samples)
-        return samples
+            write_sample_set(path, sample_set_header(self.setup, n), store.iter_samples())
+        return n
 
     async def _finish(self, store: RunStore) -> RunStatus:
         """The run's status now; judging (when enabled) is part of finishing."""

@@ -20,19 +20,17 @@ from macrs_sim.campaign.executor import Executor
 from macrs_sim.campaign.local_executor import LocalExecutor
 from macrs_sim.campaign.resume import RunStatus, Session
 from macrs_sim.campaign.rundir import STORE_FILE, claim_run_dir, discard_run_dir, mark_reported
-from macrs_sim.campaign.sampling import load_sample_set
+from macrs_sim.campaign.sample_source import SampleSource, sample_source
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
 from macrs_sim.campaign.sizing import sizing_warning
 from macrs_sim.campaign.stopping import CampaignInterrupted
 from macrs_sim.campaign.system_checks import check_systems, prepare_systems
 from macrs_sim.config import Scenario, load_scenario
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.data.samples import build_samples
 from macrs_sim.errors import ConfigError
 from macrs_sim.llm.factory import preflight_scenario
 from macrs_sim.llm.pricing import Spend
 from macrs_sim.llm.scripted import Rule
-from macrs_sim.protocol import Sample
 from macrs_sim.store import RunStore
 
 __all__ = ["CampaignInterrupted", "CampaignResult", "run_campaign", "run_campaign_async"]
@@ -101,7 +99,7 @@ async def run_campaign_async(
     scenario = with_cache_path(scenario, output_dir)
     setup = CampaignSetup.from_scenario(scenario, scripted_rules=scripted_rules)
     try:
-        shared, drawn, scenario = await _before_any_file(setup, notify)
+        source, scenario = await _before_any_file(setup, notify)
         executor = make_executor(setup)
         base = output_dir if output_dir is not None else Path(scenario.campaign.output_dir)
         run_dir, lock, resumed = claim_run_dir(
@@ -111,7 +109,7 @@ async def run_campaign_async(
             session = Session(
                 setup, run_dir, resumed, progress, scripted_rules, notify, retry_errors
             )
-            outcome = await session.run(executor, drawn, prepared=shared is not None)
+            outcome = await session.run(executor, source)
             warned = None
             if outcome.status == "finished":
                 if report:
@@ -138,15 +136,14 @@ async def run_campaign_async(
 
 async def _before_any_file(
     setup: CampaignSetup, notify: Callable[[str], None] | None
-) -> tuple[list[Sample] | None, list[Sample], Scenario]:
+) -> tuple[SampleSource, Scenario]:
     """Bad data, options, models or training fail here, before any file is made: the
-    shared sample set (None when drawn), the samples, and the scenario as preflight left it."""
-    shared = load_sample_set(setup)
-    drawn = shared if shared is not None else build_samples(setup.dataset, setup.scenario.data)
+    samples (a sample set checked whole, or drawn) and the scenario as preflight left it."""
+    source = sample_source(setup)
     check_systems(setup)  # cheap checks first, then the model servers, then training
     scenario = await _preflight(setup, notify)
     prepare_systems(setup)
-    return shared, drawn, scenario
+    return source, scenario
 
 
 async def _preflight(setup: CampaignSetup, notify: Callable[[str], None] | None) -> Scenario:

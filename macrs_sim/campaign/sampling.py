@@ -17,23 +17,12 @@ import openai
 from macrs_sim.campaign.dialogue import describe_error
 from macrs_sim.campaign.progress import CampaignProgress
 from macrs_sim.campaign.setup import CampaignSetup
-from macrs_sim.data.sample_set import SampleSetHeader, read_sample_set, write_sample_set
-from macrs_sim.data.samples import build_samples, with_pre_target
+from macrs_sim.data.sample_set import SampleSetHeader, write_sample_set
+from macrs_sim.data.samples import build_samples
 from macrs_sim.errors import MacrsSimError, ModelUnavailableError
 from macrs_sim.llm.retry import is_transient
 from macrs_sim.protocol import Sample
 from macrs_sim.simulators.registry import SampleContext, resolve_simulator
-
-
-def load_sample_set(setup: CampaignSetup) -> list[Sample] | None:
-    """The scenario's sample-set file, checked against its dataset; None when it names none."""
-    path = setup.scenario.data.sample_set
-    if path is None:
-        return None
-    expected = (setup.dataset.name, setup.dataset.fingerprint)
-    samples = read_sample_set(Path(path), setup.catalog, dataset=expected)[1]
-    return with_pre_target(samples, setup.dataset, setup.scenario.data)
-
 
 # What preparing one sample gave: the prepared sample, the error that ended its attempts,
 # or None when it was not started (a budget or Ctrl-C stopped preparation first).
@@ -45,11 +34,13 @@ async def prepare_each(
     samples: list[Sample],
     bar: CampaignProgress,
     should_stop: Callable[[], bool] = lambda: False,
+    task: int | None = None,
 ) -> list[Prepared]:
     """Each sample as the simulator kind's `prepare` makes it (target profile, opening),
     `campaign.concurrency` at a time; a sample that cannot be prepared costs that sample
-    only."""
-    task = bar.add("preparing samples", len(samples))
+    only. Each advances the bar's `task` (a new "preparing samples" bar when None)."""
+    if task is None:
+        task = bar.add("preparing samples", len(samples))
     spec = setup.simulator_spec
     if spec.prepare is None:
         bar.advance(task, len(samples))

@@ -1,5 +1,10 @@
 """A run's users: drawn once, stored, prepared (target profile, opening) as far as possible.
 
+They are stored a chunk at a time (SAMPLE_CHUNK), each chunk with its preparation's calls
+in one transaction, so a campaign of any size holds one chunk; a run killed between chunks
+goes on from the first sample it had not stored (the meta key SAMPLES_PARTIAL says it was
+cut short), in the same order.
+
 A sample that cannot be prepared costs its dialogues, not the campaign: when the
 model caused it (a reply broken after the repairs), each system's dialogue with it
 is stored as an error naming the cause; when the server did (an outage), or the
@@ -9,71 +14,121 @@ unstarted, and the same command prepares it again.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from macrs_sim.campaign.dialogue import describe_error
 from macrs_sim.campaign.executor import DialogueJob
 from macrs_sim.campaign.jobs import error_result
 from macrs_sim.campaign.outage import is_outage
 from macrs_sim.campaign.progress import CampaignProgress
+from macrs_sim.campaign.sample_source import SampleSource
 from macrs_sim.campaign.sampling import Prepared, prepare_each
 from macrs_sim.campaign.setup import CampaignSetup
+from macrs_sim.data.sample_set import SAMPLE_CHUNK
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
 from macrs_sim.store import RunStore
+
+# Meta key, there while a session is storing the run's samples: a run killed then has only
+# some of them, and the next session stores the rest.
+SAMPLES_PARTIAL = "samples_partial"
 
 
 def is_prepared(sample: Sample) -> bool:
     return bool(sample.opening)
 
 
-def _failed_dialogues(
-    setup: CampaignSetup, store: RunStore, todo: list[Sample], by_id: dict[str, Prepared]
-) -> list[DialogueResult]:
-    """Each system's error dialogue with each sample the model could not prepare."""
-    done = store.finished_dialogue_ids()
-    max_turns = setup.scenario.protocol.max_turns
-    failed: list[DialogueResult] = []
-    for sample in todo:
-        err = by_id[sample.sample_id]
-        if not isinstance(err, Exception) or is_outage(err):
-            continue
-        cause = f"preparing the user failed: {describe_error(err)}"
-        jobs = [DialogueJob(s.name, sample) for s in setup.scenario.systems]
-        failed += [error_result(j, max_turns, cause) for j in jobs if j.dialogue_id not in done]
-    return failed
+@dataclass
+class _Preparing:
+    setup: CampaignSetup
+    store: RunStore
+    bar: CampaignProgress
+    task: int
+    should_stop: Callable[[], bool]
+    take_calls: Callable[[], list[LLMCallRecord]]
 
+    def _dialogue_ids(self, samples: list[Sample]) -> list[str]:
+        return [f"{s.name}:{x.sample_id}" for x in samples for s in self.setup.scenario.systems]
 
-def _to_prepare(setup: CampaignSetup, store: RunStore, samples: list[Sample]) -> list[Sample]:
-    """Unprepared samples with a dialogue still to run (a retried error, say)."""
-    done = store.finished_dialogue_ids()
-    names = [s.name for s in setup.scenario.systems]
-    return [
-        s
-        for s in samples
-        if not is_prepared(s) and any(f"{n}:{s.sample_id}" not in done for n in names)
-    ]
+    def to_prepare(self, samples: list[Sample]) -> list[Sample]:
+        """Unprepared samples with a dialogue still to run (a retried error, say)."""
+        done = self.store.stored_dialogue_ids(self._dialogue_ids(samples))
+        names = [s.name for s in self.setup.scenario.systems]
+        return [
+            s
+            for s in samples
+            if not is_prepared(s) and any(f"{n}:{s.sample_id}" not in done for n in names)
+        ]
+
+    def failed_dialogues(
+        self, todo: list[Sample], by_id: dict[str, Prepared]
+    ) -> list[DialogueResult]:
+        """Each system's error dialogue with each sample the model could not prepare."""
+        done = self.store.stored_dialogue_ids(self._dialogue_ids(todo))
+        max_turns = self.setup.scenario.protocol.max_turns
+        failed: list[DialogueResult] = []
+        for sample in todo:
+            err = by_id[sample.sample_id]
+            if not isinstance(err, Exception) or is_outage(err):
+                continue
+            cause = f"preparing the user failed: {describe_error(err)}"
+            jobs = [DialogueJob(s.name, sample) for s in self.setup.scenario.systems]
+            failed += [error_result(j, max_turns, cause) for j in jobs if j.dialogue_id not in done]
+        return failed
+
+    async def write(self, samples: list[Sample], todo: list[Sample], meta: dict[str, str]) -> None:
+        """`samples` stored, those of `todo` prepared first (as far as they can be)."""
+        outcomes = await prepare_each(self.setup, todo, self.bar, self.should_stop, self.task)
+        by_id = dict(zip((s.sample_id for s in todo), outcomes, strict=True))
+        ready = [x if isinstance(x := by_id.get(s.sample_id), Sample) else s for s in samples]
+        failed = self.failed_dialogues(todo, by_id)
+        self.store.write_prepared(ready, self.take_calls(), failed, meta)
+
+    async def earlier(self, upto: int) -> None:
+        """Samples earlier sessions stored but could not prepare, prepared again (a sample
+        prepared now is stored anew, after `upto`, so it is not met twice)."""
+        after = 0
+        while page := self.store.unprepared_samples(after, upto, SAMPLE_CHUNK):
+            after = page[-1][0]
+            samples = [s for _, s in page]
+            todo = self.to_prepare(samples)
+            self.bar.advance(self.task, len(samples) - len(todo))
+            if todo:
+                await self.write(todo, todo, {})
+
+    async def new(self, chunks: Iterator[list[Sample]], prepared: bool) -> None:
+        """The source's samples not stored yet, a chunk at a time, in the source's order."""
+        for chunk in chunks:
+            stored = self.store.stored_sample_ids([s.sample_id for s in chunk])
+            new = [s for s in chunk if s.sample_id not in stored]
+            if new:
+                todo = [] if prepared else [s for s in new if not is_prepared(s)]
+                if not prepared:  # a sample set's samples are not on the bar
+                    self.bar.advance(self.task, len(new) - len(todo))
+                await self.write(new, todo, {SAMPLES_PARTIAL: "1"})
+        self.store.delete_meta(SAMPLES_PARTIAL)
 
 
 async def ready_samples(
     setup: CampaignSetup,
     store: RunStore,
-    drawn: list[Sample],
+    source: SampleSource,
     *,
-    prepared: bool,
     bar: CampaignProgress,
     should_stop: Callable[[], bool],
     take_calls: Callable[[], list[LLMCallRecord]],
-) -> list[Sample]:
-    """The run's samples, stored; those still unprepared have no opening."""
-    stored = store.read_samples()
-    samples = stored or drawn
-    todo = [] if prepared and not stored else _to_prepare(setup, store, samples)
-    if stored and not todo:
-        return stored
-    outcomes = await prepare_each(setup, todo, bar, should_stop)
-    by_id = dict(zip((s.sample_id for s in todo), outcomes, strict=True))
-    ready = [x if isinstance(x := by_id.get(s.sample_id), Sample) else s for s in samples]
-    failed = _failed_dialogues(setup, store, todo, by_id)
-    changed = ready if not stored else [s for s in ready if s.sample_id in by_id]
-    store.write_prepared(changed, take_calls(), failed)
-    return ready
+) -> int:
+    """The run's samples stored and prepared as far as possible (those still unprepared
+    have no opening): those earlier sessions could not prepare, then the source's samples
+    not stored yet (all of them, for a new run). Returns how many the store holds."""
+    chunks = source.take()
+    upto = store.last_sample_rowid()
+    complete = upto > 0 and store.get_meta(SAMPLES_PARTIAL) is None
+    new = 0 if complete or source.prepared else max(source.count - store.count_samples(), 0)
+    unprepared = store.count_samples(unprepared=True, upto=upto)
+    task = bar.add("preparing samples", new + unprepared)
+    preparing = _Preparing(setup, store, bar, task, should_stop, take_calls)
+    await preparing.earlier(upto)
+    if not complete:
+        await preparing.new(chunks, source.prepared)
+    return store.count_samples()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
-from macrs_sim.textfile import read_utf8
 
 SAMPLE_SET_FORMAT = "macrs-sim/sample-set"
 SAMPLE_SET_VERSION = 1
@@ -40,8 +39,8 @@ class SampleSetHeader(BaseModel):
     created_at: str = ""
 
 
-def write_sample_set(path: Path, header: SampleSetHeader, samples: Sequence[Sample]) -> None:
-    """Atomic: the file appears complete or not at all."""
+def write_sample_set(path: Path, header: SampleSetHeader, samples: Iterable[Sample]) -> None:
+    """Atomic: the file appears complete or not at all; `samples` is read once, as written."""
     if not header.created_at:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         header = header.model_copy(update={"created_at": stamp})
@@ -109,33 +108,88 @@ def _held_out_problem(sample: Sample) -> str | None:
     return None
 
 
+# Samples a reader hands over at a time: a campaign of any size holds one chunk.
+SAMPLE_CHUNK = 1000
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """The file's non-blank lines with their numbers, read one at a time."""
+    try:
+        f = path.open("rb")
+    except OSError as err:
+        raise DataError(f"{path}: cannot read the sample set ({err.strerror or err})") from None
+    with f:
+        offset = 0
+        for n, raw in enumerate(f, 1):
+            try:
+                text = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+            except UnicodeDecodeError as err:
+                raise DataError(
+                    f"{path}:{n}: the sample set is not valid UTF-8 text ({err.reason} at byte"
+                    f" {offset + err.start}); save it as UTF-8"
+                ) from None
+            offset += len(raw)
+            if text.strip():
+                yield n, text
+
+
+class SampleSetReader:
+    """A sample-set file read a chunk at a time; the header is checked on opening (and
+    against `dataset` = (name, fingerprint) it must have been built from)."""
+
+    def __init__(
+        self, path: Path, catalog: Catalog, *, dataset: tuple[str, str] | None = None
+    ) -> None:
+        if not path.is_file():
+            raise DataError(
+                f"data.sample_set: {path}: no such file; "
+                "build it with `macrs-sim samples build SCENARIO`"
+            )
+        self.path, self.catalog = path, catalog
+        first = next(_lines(path), None)
+        if first is None:
+            raise DataError(f"{path}: empty file, expected a sample-set header and samples")
+        self.header = _header(path, first[1])
+        h = self.header
+        if dataset is not None and h.dataset_fingerprint != dataset[1]:
+            raise DataError(
+                f"data.sample_set: {path} was built from dataset {h.dataset!r} "
+                f"({h.dataset_fingerprint}), but the scenario's dataset is {dataset[0]!r} "
+                f"({dataset[1]})"
+            )
+
+    def chunks(self, size: int = SAMPLE_CHUNK, *, check_ids: bool = True) -> Iterator[list[Sample]]:
+        """The samples, `size` at a time, each line checked as it is read; the count (and,
+        with `check_ids`, repeated ids) only after the last chunk: a caller that must write
+        nothing of a bad set reads it through once first."""
+        lines = _lines(self.path)
+        next(lines)  # the header, checked on opening
+        seen: set[str] = set()
+        chunk: list[Sample] = []
+        n = 0
+        for lineno, line in lines:
+            sample = _sample(self.path, lineno, line, self.catalog)
+            if check_ids:
+                if sample.sample_id in seen:
+                    raise DataError(f"{self.path}: repeated sample ids")
+                seen.add(sample.sample_id)
+            chunk.append(sample)
+            n += 1
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+        if chunk:
+            yield chunk
+        if n != self.header.n_samples:
+            raise DataError(
+                f"{self.path}: header says {self.header.n_samples} samples, the file holds {n} "
+                "(truncated or edited?)"
+            )
+
+
 def read_sample_set(
     path: Path, catalog: Catalog, *, dataset: tuple[str, str] | None = None
 ) -> tuple[SampleSetHeader, list[Sample]]:
     """Read and check a sample set; `dataset` = (name, fingerprint) it must have been built from."""
-    if not path.is_file():
-        raise DataError(
-            f"data.sample_set: {path}: no such file; "
-            "build it with `macrs-sim samples build SCENARIO`"
-        )
-    text = read_utf8(path, DataError, what="sample set")
-    lines = [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
-    if not lines:
-        raise DataError(f"{path}: empty file, expected a sample-set header and samples")
-    header = _header(path, lines[0][1])
-    if dataset is not None and header.dataset_fingerprint != dataset[1]:
-        raise DataError(
-            f"data.sample_set: {path} was built from dataset {header.dataset!r} "
-            f"({header.dataset_fingerprint}), but the scenario's dataset is {dataset[0]!r} "
-            f"({dataset[1]})"
-        )
-    samples = [_sample(path, n, ln, catalog) for n, ln in lines[1:]]
-    if len(samples) != header.n_samples:
-        raise DataError(
-            f"{path}: header says {header.n_samples} samples, the file holds {len(samples)} "
-            "(truncated or edited?)"
-        )
-    ids = [s.sample_id for s in samples]
-    if len(set(ids)) != len(ids):
-        raise DataError(f"{path}: repeated sample ids")
-    return header, samples
+    reader = SampleSetReader(path, catalog, dataset=dataset)
+    return reader.header, [s for chunk in reader.chunks() for s in chunk]

@@ -1,0 +1,89 @@
+"""The run store's samples a page at a time, and the dialogues a campaign has still to run.
+
+A campaign of any size holds one page of samples: it stores them in chunks, and its jobs
+name a sample by id and read it when the dialogue starts (campaign.stored_jobs).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+
+from macrs_sim.protocol import Sample
+from macrs_sim.store_read import decode_rows
+
+# campaign.users.is_prepared, in SQL: a sample with an opening utterance.
+PREPARED = "COALESCE(json_extract(json, '$.opening'), '') != ''"
+# A prepared sample whose dialogue with the system bound first is not stored.
+TO_RUN = f"{PREPARED} AND (? || ':' || sample_id) NOT IN (SELECT dialogue_id FROM dialogues)"
+_IN_BATCH = 500  # ids bound to one query (SQLite's variable limit is far above)
+
+
+def count_samples(conn: sqlite3.Connection, unprepared: bool, upto: int | None) -> int:
+    where = [f"NOT ({PREPARED})"] if unprepared else []
+    if upto is not None:
+        where.append(f"rowid <= {int(upto)}")
+    sql = "SELECT COUNT(*) FROM samples" + (" WHERE " + " AND ".join(where) if where else "")
+    return int(conn.execute(sql).fetchone()[0])
+
+
+def last_sample_rowid(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM samples").fetchone()[0])
+
+
+def unprepared_page(
+    conn: sqlite3.Connection, path: Path, after: int, upto: int, limit: int
+) -> list[tuple[int, Sample]]:
+    """(rowid, sample) of up to `limit` samples without an opening, after rowid `after` and
+    up to `upto`, in the order stored."""
+    rows = conn.execute(
+        f"SELECT rowid, sample_id, json FROM samples WHERE rowid > ? AND rowid <= ?"
+        f" AND NOT ({PREPARED}) ORDER BY rowid LIMIT ?",
+        (after, upto, limit),
+    )
+    return list(
+        decode_rows(
+            path,
+            "samples",
+            rows,
+            lambda r: r["sample_id"],
+            lambda r: (int(r["rowid"]), Sample.model_validate_json(r["json"])),
+        )
+    )
+
+
+def stored_among(conn: sqlite3.Connection, table: str, column: str, ids: Sequence[str]) -> set[str]:
+    """Which of `ids` the table holds (`table`, `column`: samples or dialogues, their key)."""
+    found: set[str] = set()
+    for i in range(0, len(ids), _IN_BATCH):
+        batch = ids[i : i + _IN_BATCH]
+        marks = ", ".join("?" * len(batch))
+        sql = f"SELECT {column} FROM {table} WHERE {column} IN ({marks})"
+        found.update(str(r[0]) for r in conn.execute(sql, batch))
+    return found
+
+
+def job_page(
+    conn: sqlite3.Connection, system: str, after: int, limit: int
+) -> list[tuple[int, str]]:
+    """(rowid, sample_id) of up to `limit` prepared samples after rowid `after` whose
+    dialogue with `system` is not stored, in the order stored."""
+    rows = conn.execute(
+        f"SELECT rowid, sample_id FROM samples WHERE rowid > ? AND {TO_RUN} ORDER BY rowid LIMIT ?",
+        (after, system, limit),
+    )
+    return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def count_jobs(conn: sqlite3.Connection, system: str) -> int:
+    """The prepared samples whose dialogue with `system` is not stored."""
+    return int(
+        conn.execute(f"SELECT COUNT(*) FROM samples WHERE {TO_RUN}", (system,)).fetchone()[0]
+    )
+
+
+def dialogue_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Stored dialogues per system."""
+    rows = conn.execute("SELECT system, COUNT(*) FROM dialogues GROUP BY system")
+    return {str(r[0]): int(r[1]) for r in rows}
