@@ -14,6 +14,7 @@ from pathlib import Path
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.data.sample_set import SAMPLE_CHUNK, SampleSetReader
 from macrs_sim.data.samples import build_samples, with_pre_target
+from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
 
 Chunks = Callable[[], Iterator[list[Sample]]]
@@ -41,6 +42,22 @@ def drawn_source(samples: list[Sample], size: int = SAMPLE_CHUNK) -> SampleSourc
     return SampleSource(len(samples), prepared=False, read=lambda: _slices(samples, size))
 
 
+def _check(
+    reader: SampleSetReader, pre_target: Callable[[list[Sample]], object], size: int
+) -> None:
+    """Every check before anything is written, in the order of a set read whole: the
+    file's own (each line, the count, the ids), then the samples against the dataset."""
+    problem: DataError | None = None
+    for chunk in reader.chunks(size):
+        if problem is None:
+            try:
+                pre_target(chunk)
+            except DataError as err:
+                problem = err
+    if problem is not None:
+        raise problem
+
+
 def sample_source(setup: CampaignSetup, size: int = SAMPLE_CHUNK) -> SampleSource:
     """The scenario's sample set, checked whole (one chunk held at a time), else drawn."""
     path = setup.scenario.data.sample_set
@@ -53,6 +70,5 @@ def sample_source(setup: CampaignSetup, size: int = SAMPLE_CHUNK) -> SampleSourc
         for chunk in reader.chunks(size, check_ids=check_ids):
             yield with_pre_target(chunk, setup.dataset, setup.scenario.data)
 
-    for _ in chunks(check_ids=True):
-        pass  # every check before anything is written
+    _check(reader, lambda chunk: with_pre_target(chunk, setup.dataset, setup.scenario.data), size)
     return SampleSource(reader.header.n_samples, prepared=True, read=lambda: chunks(False))

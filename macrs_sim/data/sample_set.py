@@ -146,6 +146,8 @@ class SampleSetReader:
                 "build it with `macrs-sim samples build SCENARIO`"
             )
         self.path, self.catalog = path, catalog
+        for _ in _lines(path):
+            pass  # undecodable bytes anywhere are the first thing said, as for a file read whole
         first = next(_lines(path), None)
         if first is None:
             raise DataError(f"{path}: empty file, expected a sample-set header and samples")
