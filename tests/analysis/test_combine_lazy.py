@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-import pytest
 
 from macrs_sim.analysis.runs.combine import Comparison, combine_runs
 from macrs_sim.analysis.runs.load import RunData, load_run
@@ -80,11 +79,6 @@ def test_one_run_results_by_ids_in_the_order_asked(tmp_path: Path) -> None:
     assert [r.dialogue_id for r in found] == ["MACRS:s-2", "MACRS:s-1"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Comparison.results_by_ids passes self.origin to by_ids, building the dict that "
-    "by_ids does not read for one run",
-)
 def test_one_run_results_by_ids_without_the_dict(tmp_path: Path) -> None:
     _, cmp = _one_run(tmp_path)
     cmp.results_by_ids(["MACRS:s-1"])

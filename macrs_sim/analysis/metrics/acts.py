@@ -18,6 +18,7 @@ its turns count in `act_ratios`, since the acts were chosen all the same.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 
 import pandas as pd
@@ -55,8 +56,11 @@ def act_ratios(
     rows = rows_where(turns, turns["system"].isin(list(systems)))
     order = list(acts) if acts is not None else _act_order(rows)
     last = int(rows["turn"].max()) if len(rows) else 0
-    counts = rows.groupby(["system", "turn", "act"]).size().to_dict()
-    totals = rows.groupby(["system", "turn"]).size().to_dict()
+    # Counted over the columns' values, not grouped: a groupby hashes and copies the whole
+    # frame. A missing key is never looked up below, as groupby would have dropped it.
+    system, turn = rows["system"].to_numpy(dtype=object), rows["turn"].to_numpy()
+    counts = Counter(zip(system, turn, rows["act"].to_numpy(dtype=object), strict=True))
+    totals = Counter(zip(system, turn, strict=True))
     out = []
     for system in systems:
         for turn in range(1, last + 1):

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from macrs_sim.analysis.markdown import markdown_table
-from macrs_sim.analysis.metrics.rows import rows_where
+from macrs_sim.analysis.metrics.rows import grouped_codes, rows_where
 
 START = "START"
 SUCCESS = "success"
@@ -98,12 +98,16 @@ def _dialogue_runs(turns: pd.DataFrame, system: str) -> Iterator[tuple[tuple[str
     Sorted as arrays (dialogue in first-appearance order, then turn, stable, as sorting each
     dialogue's rows was): a million turns cost a few arrays, not a tuple a turn."""
     rows = rows_where(turns, turns["system"] == system)
-    codes = pd.factorize(rows["dialogue_id"])[0]  # a missing id is -1: left out, as groupby
-    keep = codes >= 0
-    codes = codes[keep]
-    order = np.lexsort((rows["turn"].to_numpy()[keep], codes))
-    codes, acts = codes[order], rows["act"].to_numpy()[keep][order]
-    accepted = rows["accepted"].to_numpy()[keep][order]
+    codes = grouped_codes(rows)
+    if codes is not None:  # already grouped and in turn order: nothing to sort
+        acts, accepted = rows["act"].to_numpy(), rows["accepted"].to_numpy()
+    else:
+        codes = pd.factorize(rows["dialogue_id"])[0]  # a missing id is -1: left out, as groupby
+        keep = codes >= 0
+        codes = codes[keep]
+        order = np.lexsort((rows["turn"].to_numpy()[keep], codes))
+        codes, acts = codes[order], rows["act"].to_numpy()[keep][order]
+        accepted = rows["accepted"].to_numpy()[keep][order]
     ends = [*(np.flatnonzero(np.diff(codes)) + 1).tolist(), len(codes)]
     start = 0
     for end in ends if len(codes) else ():
@@ -197,10 +201,13 @@ def _runs(acts: Sequence[str]) -> int:
 
 
 def _turn_entropies(turns: pd.DataFrame, system: str) -> list[tuple[int, int, float]]:
+    # As groupby("turn", sort=True) over two arrays, not sub-frames of every column.
     rows = rows_where(turns, turns["system"] == system)
+    numbers, acts = rows["turn"].to_numpy(), rows["act"].to_numpy(dtype=object)
     out: list[tuple[int, int, float]] = []
-    for turn, group in rows.groupby("turn", sort=True):
-        counts = Counter(str(a) for a in group["act"])
+    for turn in sorted(rows["turn"].dropna().unique()):
+        group = acts[numbers == turn]
+        counts = Counter(str(a) for a in group)
         out.append((int(turn), len(group), entropy_bits(counts.values())))
     return out
 

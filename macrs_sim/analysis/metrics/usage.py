@@ -19,6 +19,7 @@ from typing import Any
 import pandas as pd
 
 from macrs_sim.analysis.markdown import markdown_table
+from macrs_sim.analysis.metrics.rows import distinct_turns, rows_where
 
 # Roles whose calls carry a system's name without being that system's calls.
 SIMULATOR_ROLES = frozenset({"user"})
@@ -74,10 +75,10 @@ def _row(
     calls: pd.DataFrame | Mapping[str, LLMUsage], tool_calls: pd.DataFrame,
 ) -> dict[str, object]:  # fmt: skip
     own_ids = dialogues.loc[dialogues["system"] == system, "dialogue_id"]
-    own_turns = turns.loc[turns["system"] == system, ["dialogue_id", "turn"]]
+    own_turns = rows_where(turns, turns["system"] == system)
     if not isinstance(calls, pd.DataFrame) and not (tool_calls["system"] == system).any():
         # Counted, not collected: no set of every dialogue and turn (a report of a million).
-        n_dialogues, n_turns = own_ids.nunique(dropna=False), len(own_turns.drop_duplicates())
+        n_dialogues, n_turns = own_ids.nunique(dropna=False), distinct_turns(own_turns)
         return _cells(system, n_dialogues, n_turns, calls.get(system, LLMUsage(0, 0, 0)))
     ids = set(own_ids)
     pairs = zip(own_turns["dialogue_id"], own_turns["turn"], strict=True)

@@ -108,7 +108,8 @@ class Comparison:
         return self.run_of(result).sample(result.sample_id)
 
     def results_by_ids(self, ids: Sequence[str]) -> list[DialogueResult]:
-        return self.results.by_ids(ids, self.origin, self.stored_ids)
+        origin = {} if len(self.runs) == 1 else self.origin  # one run: not needed
+        return self.results.by_ids(ids, origin, self.stored_ids)
 
 
 def _labels(runs: Sequence[RunData]) -> list[dict[str, str]]:

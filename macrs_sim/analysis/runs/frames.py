@@ -38,11 +38,13 @@ FROM dialogues d JOIN turns t ON t.dialogue_id = d.dialogue_id
 WHERE d.rowid <= ? ORDER BY d.rowid, t.turn"""
 
 
-def act_turns_frame(store: RunStore, upto: int) -> pd.DataFrame:
+def act_turns_frame(store: RunStore, upto: int, loaded: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row a turn (ACT_TURN_COLUMNS) of the dialogues up to rowid `upto`: what the act,
     transition and usage tables need, no text. Read as the load reads (dialogue_pass.py):
-    no Python object a row; a dialogue's ids are one str each, acts and systems one a value."""
+    no Python object a row; a dialogue's ids are one str each (those of `loaded`, the run's
+    dialogues frame in the same order, when given), acts and systems one a value."""
     ids = {"dialogue_id": Ids(), "sample_id": Ids()}
+    shared = _Shared(loaded)
     systems, acts = Coded(), Coded()
     dialogue: array[int] = array("q")  # each turn's dialogue, as its position in `ids`
     turns: array[int] = array("q")
@@ -53,6 +55,7 @@ def act_turns_frame(store: RunStore, upto: int) -> pd.DataFrame:
             last = did
             ids["dialogue_id"].add(did)
             ids["sample_id"].add(sid)
+            shared.find(did, sid)
             systems.add(system)
         if not (type(turn) is int and type(act) is str and type(ok) is int and ok in (0, 1)):
             turn, act, ok = _as_record_reads(turn, act, ok)
@@ -63,14 +66,46 @@ def act_turns_frame(store: RunStore, upto: int) -> pd.DataFrame:
     if not turns:
         return pd.DataFrame(columns=ACT_TURN_COLUMNS)
     at = np.frombuffer(dialogue, dtype=np.int64)
+    own = shared.columns() or (ids.pop("dialogue_id").column(), ids.pop("sample_id").column())
     frame = pd.DataFrame(index=pd.RangeIndex(len(turns)))
-    frame["dialogue_id"] = ids.pop("dialogue_id").column()[at]
+    frame["dialogue_id"] = own[0][at]
     frame["system"] = systems.column()[at]
-    frame["sample_id"] = ids.pop("sample_id").column()[at]
+    frame["sample_id"] = own[1][at]
     frame["turn"] = np.frombuffer(turns, dtype=np.int64).copy()
     frame["act"] = acts.column()
     frame["accepted"] = np.frombuffer(accepted, dtype=bool).copy()
     return frame
+
+
+class _Shared:
+    """The str objects of the loaded frame's ids, matched in order: a turn's dialogue is the
+    next loaded one with its id (a dialogue without turns is skipped). Any mismatch and the
+    turns keep their own copies."""
+
+    def __init__(self, loaded: pd.DataFrame | None) -> None:
+        self.ok = loaded is not None
+        if loaded is not None:
+            self.ids = loaded["dialogue_id"].to_numpy(dtype=object)
+            self.sids = loaded["sample_id"].to_numpy(dtype=object)
+        self.at: array[int] = array("q")
+        self.next = 0
+
+    def find(self, did: str, sid: str) -> None:
+        if not self.ok:
+            return
+        while self.next < len(self.ids) and self.ids[self.next] != did:
+            self.next += 1
+        if self.next == len(self.ids) or self.sids[self.next] != sid:
+            self.ok = False
+            return
+        self.at.append(self.next)
+        self.next += 1
+
+    def columns(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]] | None:
+        if not self.ok:
+            return None
+        at = np.frombuffer(self.at, dtype=np.int64)
+        return self.ids[at], self.sids[at]
 
 
 def _as_record_reads(turn: Any, act: Any, ok: Any) -> tuple[int, str, bool]:

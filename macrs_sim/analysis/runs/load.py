@@ -99,7 +99,7 @@ class RunData:
         """One row a turn: dialogue, system, sample, turn, act, accepted (no text); read on
         first use, so a report's first and biggest step (Table 1) runs without it."""
         with self.store() as store:
-            return act_turns_frame(store, self.last_dialogue)
+            return act_turns_frame(store, self.last_dialogue, self.dialogues)
 
     @cached_property
     def samples(self) -> pd.DataFrame:
