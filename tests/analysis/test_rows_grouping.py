@@ -1,5 +1,6 @@
 """`grouped_codes` and `distinct_turns` (metrics/rows.py): the grouping a loaded run's turns
-already have (each dialogue's rows together, turns not decreasing), used only when it holds."""
+already have (each dialogue's rows together, turns not decreasing), used only when it holds;
+the usage table's turns counted by it, and act ratios counted over the columns (no groupby)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from macrs_sim.analysis.metrics.acts import act_ratios
 from macrs_sim.analysis.metrics.rows import distinct_turns, grouped_codes
+from macrs_sim.analysis.metrics.usage import LLMUsage, usage_table
 
 
 def _rows(ids: list[object], turns: list[object]) -> pd.DataFrame:
@@ -96,3 +99,61 @@ def test_distinct_turns_of_other_rows_falls_back_to_the_pairs() -> None:
 def test_distinct_turns_of_no_rows_is_zero() -> None:
     assert distinct_turns(GROUPED.iloc[:0]) == 0
     assert distinct_turns(pd.DataFrame({"dialogue_id": [], "turn": []})) == 0
+
+
+# S: two responses at turn 1 (ask, ask), two at turn 2 (chat, a missing act), one without a
+# turn number (counted nowhere); X is not asked for: its "greet" and its turn 3 count nowhere.
+ACT_ROWS = pd.DataFrame(
+    [("S", 1, "ask"), ("X", 1, "greet"), ("S", 2, "chat"), ("S", 1, "ask"), ("S", 2, None),
+     ("S", math.nan, "recommend"), ("X", 3, "chat")],
+    columns=["system", "turn", "act"],
+)  # fmt: skip
+
+
+def test_act_ratios_as_grouped_by_system_turn_and_act() -> None:
+    got = act_ratios(ACT_ROWS, ["S", "U"])
+    nan = math.nan
+    expected = [
+        ["S", 1, "ask", 2, 2, 1.0], ["S", 1, "chat", 0, 2, 0.0],
+        ["S", 1, "recommend", 0, 2, 0.0], ["S", 2, "ask", 0, 2, 0.0],
+        ["S", 2, "chat", 1, 2, 0.5], ["S", 2, "recommend", 0, 2, 0.0],
+        # U has no row: every count and total 0, no ratio.
+        ["U", 1, "ask", 0, 0, nan], ["U", 1, "chat", 0, 0, nan],
+        ["U", 1, "recommend", 0, 0, nan], ["U", 2, "ask", 0, 0, nan],
+        ["U", 2, "chat", 0, 0, nan], ["U", 2, "recommend", 0, 0, nan],
+    ]  # fmt: skip
+    want = pd.DataFrame(expected, columns=["system", "turn", "act", "count", "total", "ratio"])
+    pd.testing.assert_frame_equal(got, want, check_exact=True)
+    # Acts picked: X's "greet" is 0 for S; the missing act still counts in S's totals.
+    picked = act_ratios(ACT_ROWS, ["S"], acts=["recommend", "greet"])
+    assert picked[["turn", "act", "count", "total"]].values.tolist() == [
+        [1, "recommend", 0, 2], [1, "greet", 0, 2], [2, "recommend", 0, 2], [2, "greet", 0, 2],
+    ]  # fmt: skip
+
+
+def _usage(turns: pd.DataFrame) -> list[list[object]]:
+    dialogues = pd.DataFrame(
+        {"system": ["S", "S", "S", "X"], "dialogue_id": ["S:1", "S:2", "S:3", "X:1"]}
+    )
+    tools = pd.DataFrame(columns=["dialogue_id", "system", "role", "turn", "ok"])
+    calls = {"S": LLMUsage(calls=9, in_turns=6, tokens_in_turns=330)}
+    table = usage_table(dialogues, turns, calls, tools, ["S", "X", "V"])
+    return table.values.tolist()
+
+
+def test_usage_table_from_tallied_calls_counts_distinct_turns() -> None:
+    # S: 3 dialogues (S:3 without turns); turns (S:1, 1), (S:1, 2) twice, (S:2, 1): 3 turns,
+    # not 4 rows: 6 / 3 = 2 calls and 330 / 3 = 110 tokens a turn, 9 / 3 = 3 a dialogue.
+    # X: one dialogue, one turn, no calls tallied; V: nothing stored.
+    rows = [("S:1", "S", 1), ("S:1", "S", 2), ("S:1", "S", 2), ("X:1", "X", 1), ("S:2", "S", 1)]
+    turns = pd.DataFrame(rows, columns=["dialogue_id", "system", "turn"])
+    nan = math.nan
+    expected = [
+        ["S", 3, 3, 2.0, 110.0, 3.0, 0.0, 0.0, 0, 0],
+        ["X", 1, 1, 0.0, 0.0, 0.0, 0.0, 0.0, 0, 0],
+        ["V", 0, 0, nan, nan, nan, nan, nan, 0, 0],
+    ]
+    got = _usage(turns)
+    assert str(got) == str(expected)
+    # The same rows out of order (S:1's rows split by S:2's): the general count, same table.
+    assert str(_usage(turns.iloc[[1, 4, 0, 3, 2]])) == str(expected)
