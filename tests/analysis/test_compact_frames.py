@@ -7,11 +7,14 @@ import sqlite3
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from macrs_sim.analysis.metrics.rows import rows_where
 from macrs_sim.analysis.runs.frames import act_turns_frame
+from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.protocol import DialogueResult, DialogueStatus, Exchange, SystemTurn, UserTurn
 from macrs_sim.store import RunStore
+from tests.analysis.handmade_runs import Script, make_run, make_sample
 
 
 def _result(did: str, acts: tuple[str, ...], accepted_at: int | None) -> DialogueResult:
@@ -104,3 +107,76 @@ def test_rows_where_some_dropped_keeps_the_index_labels() -> None:
     none = rows_where(frame, frame["system"] == "C")
     assert none.empty and list(none.columns) == ["system", "turn"]
     assert frame.index.tolist() == [10, 20, 30]  # the frame itself untouched
+
+
+def _new(text: str) -> str:
+    """`text` as a str object of its own (not the one SQLite or a literal gives)."""
+    return "".join(list(text))
+
+
+def _loaded(pairs: list[tuple[str, str]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"dialogue_id": [_new(d) for d, _ in pairs], "sample_id": [_new(s) for _, s in pairs]}
+    )
+
+
+def _plain(tmp_path: Path) -> pd.DataFrame:
+    with RunStore.open(tmp_path / "store.sqlite") as store:
+        return act_turns_frame(store, upto=4)
+
+
+ROWIDS = [("B:s-2", "s-2"), ("A:s-1", "s-1"), ("A:s-3", "s-3"), ("B:s-9", "s-9")]
+
+
+def test_act_turns_take_the_loaded_frames_id_objects(tmp_path: Path) -> None:
+    loaded = _loaded(ROWIDS)  # A:s-1 (no turn) skipped; B:s-9 beyond upto=3 unused
+    with RunStore.open(_store(tmp_path)) as store:
+        plain, every = act_turns_frame(store, upto=3), act_turns_frame(store, 4, loaded)
+        frame = act_turns_frame(store, upto=3, loaded=loaded)
+    pd.testing.assert_frame_equal(frame, plain, check_exact=True)
+    pd.testing.assert_frame_equal(every, _plain(tmp_path), check_exact=True)
+    ids, sids = loaded["dialogue_id"].tolist(), loaded["sample_id"].tolist()
+    at = [0, 0, 0, 2, 2]  # B:s-2's three turns, A:s-3's two
+    assert all(d is ids[i] for d, i in zip(frame["dialogue_id"].tolist(), at, strict=True))
+    assert all(s is sids[i] for s, i in zip(frame["sample_id"].tolist(), at, strict=True))
+    assert every["dialogue_id"].tolist()[5] is ids[3]
+
+
+@pytest.mark.parametrize(
+    "pairs",
+    [
+        [p for p in ROWIDS if p[0] != "A:s-3"],  # an id missing
+        [*ROWIDS[:2], ("A:s-3", "s-X"), ROWIDS[3]],  # another sample id
+        [ROWIDS[2], *ROWIDS[:2], ROWIDS[3]],  # another order: A:s-3 before B:s-2
+        [],  # nothing loaded
+    ],
+    ids=["missing", "sample", "order", "empty"],
+)
+def test_act_turns_keep_their_own_ids_when_the_loaded_frame_differs(
+    tmp_path: Path, pairs: list[tuple[str, str]]
+) -> None:
+    loaded = _loaded(pairs)
+    with RunStore.open(_store(tmp_path)) as store:
+        frame = act_turns_frame(store, upto=4, loaded=loaded)
+    pd.testing.assert_frame_equal(frame, _plain(tmp_path), check_exact=True)
+    assert frame["sample_id"].tolist() == ["s-2"] * 3 + ["s-3"] * 2 + ["s-9"]
+    objects = {id(v) for c in ("dialogue_id", "sample_id") for v in loaded[c].tolist()}
+    cells = frame["dialogue_id"].tolist() + frame["sample_id"].tolist()
+    assert not any(id(v) in objects for v in cells)
+
+
+def test_a_loaded_runs_act_turns_share_its_dialogues_ids(tmp_path: Path) -> None:
+    systems: list[dict[str, object]] = [
+        {"name": "A", "kind": "macrs"},
+        {"name": "B", "kind": "macrs"},
+    ]
+    samples = [make_sample("s-1", "m1"), make_sample("s-2", "m2")]
+    scripts = [Script("B", "s-2", ("A", "C", "R+")), Script("A", "s-1", (), error=True),
+               Script("A", "s-2", ("R", "R")), Script("B", "s-1", ("C",))]  # fmt: skip
+    run = load_run(make_run(tmp_path, "shared", systems, samples, scripts))
+    turns, dialogues = run.act_turns, run.dialogues
+    assert turns["dialogue_id"].tolist() == ["B:s-2"] * 3 + ["A:s-2"] * 2 + ["B:s-1"]
+    ids, sids = dialogues["dialogue_id"].tolist(), dialogues["sample_id"].tolist()
+    row = {d: i for i, d in enumerate(ids)}  # each turn's dialogue row
+    pairs = zip(turns["dialogue_id"].tolist(), turns["sample_id"].tolist(), strict=True)
+    assert all(d is ids[row[d]] and s is sids[row[d]] for d, s in pairs)
