@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from macrs_sim.analysis.metrics import transitions
+from macrs_sim.analysis.metrics.rows import grouped_codes
 from macrs_sim.analysis.metrics.transitions import (
     act_sequence_stats,
     act_sequences,
@@ -60,10 +61,9 @@ SHUFFLED = GROUPED.iloc[SHUFFLE]
 def paths(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Records, per call, whether the fast path (grouped codes) was taken."""
     taken: list[bool] = []
-    real = transitions.grouped_codes
 
     def spy(rows: pd.DataFrame) -> np.ndarray[Any, Any] | None:
-        codes = real(rows)
+        codes = grouped_codes(rows)
         taken.append(codes is not None)
         return codes
 

@@ -138,7 +138,8 @@ def _usage(turns: pd.DataFrame) -> list[list[object]]:
     tools = pd.DataFrame(columns=["dialogue_id", "system", "role", "turn", "ok"])
     calls = {"S": LLMUsage(calls=9, in_turns=6, tokens_in_turns=330)}
     table = usage_table(dialogues, turns, calls, tools, ["S", "X", "V"])
-    return table.values.tolist()
+    rows: list[list[object]] = table.values.tolist()
+    return rows
 
 
 def test_usage_table_from_tallied_calls_counts_distinct_turns() -> None:
