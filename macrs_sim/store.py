@@ -1,9 +1,9 @@
 """The run store: one SQLite file per run holding samples, dialogues, turns, model and tool calls.
 
 Dialogues are written whole (dialogue + turns + calls in one transaction), so an
-interrupted campaign never leaves a half-written dialogue behind and
-`finished_dialogue_ids` is a safe resume point. The `tool_calls` table came later
-in the same format: opening a store made before it adds the (empty) table.
+interrupted campaign never leaves a half-written dialogue behind and the dialogues stored
+are a safe resume point (store_samples.py: the jobs still to run). The `tool_calls` table
+came later in the same format: opening a store made before it adds the (empty) table.
 """
 
 from __future__ import annotations
@@ -287,8 +287,11 @@ class RunStore:
         rows = [(s.sample_id, s.model_dump_json()) for s in samples]
         try:
             with self._transaction() as conn:
+                # An upsert keeps a re-prepared sample's rowid: the order jobs run in.
                 conn.executemany(
-                    "INSERT OR REPLACE INTO samples (sample_id, json) VALUES (?, ?)", rows
+                    "INSERT INTO samples (sample_id, json) VALUES (?, ?)"
+                    " ON CONFLICT (sample_id) DO UPDATE SET json = excluded.json",
+                    rows,
                 )
                 conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
                 for result in dialogues:

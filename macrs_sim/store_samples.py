@@ -16,7 +16,11 @@ from macrs_sim.store_read import decode_rows
 # campaign.users.is_prepared, in SQL: a sample with an opening utterance.
 PREPARED = "COALESCE(json_extract(json, '$.opening'), '') != ''"
 # A prepared sample whose dialogue with the system bound first is not stored.
-TO_RUN = f"{PREPARED} AND (? || ':' || sample_id) NOT IN (SELECT dialogue_id FROM dialogues)"
+# NOT EXISTS, not NOT IN: one NULL dialogue id would make NOT IN null for every sample.
+TO_RUN = (
+    f"{PREPARED} AND NOT EXISTS (SELECT 1 FROM dialogues d"
+    " WHERE d.dialogue_id = ? || ':' || samples.sample_id)"
+)
 _IN_BATCH = 500  # ids bound to one query (SQLite's variable limit is far above)
 
 

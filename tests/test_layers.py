@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "store_rows",
         "store_read",
         "store_stream",
+        "store_samples",
         "redact",
         "textfile",
         "textsafe",

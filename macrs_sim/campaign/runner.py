@@ -178,10 +178,12 @@ def run_campaign(scenario: Scenario | str | Path, **kwargs: object) -> CampaignR
 def _write_report(run_dir: Path, catalog: Catalog) -> tuple[str, ...] | None:
     """Write the run's report; its behaviour warnings (None when it could not check them)."""
     # Imported here: the full report needs matplotlib, which `import` of the runner should not.
+    from macrs_sim.analysis.memory import give_back_freed_memory
     from macrs_sim.analysis.report.behaviour import warnings
     from macrs_sim.analysis.report.for_report import load_for_report
     from macrs_sim.analysis.report.full import write_report
 
+    give_back_freed_memory()  # from here on: the campaign's own allocations are done
     run = load_for_report(run_dir, catalog)
     write_report(run_dir, catalog, run=run)
     return None if run.behaviour is None else tuple(warnings(*run.behaviour))

@@ -1,19 +1,21 @@
 """Where a run's samples come from: a sample-set file read in chunks, or drawn (§4.4).
 
-Bad data fails here, before any file is made: a sample set is read through once with
-every check (truncated, repeated ids, another dataset, a sample its dataset does not
-show), holding one chunk at a time. The run then reads it again as it stores it; drawn
-samples are handed over once and not kept for the campaign.
+Bad data fails here, before any file is made: a sample set is read through with every
+check (undecodable bytes, then truncated, repeated ids, another dataset, a sample its
+dataset does not show), holding one chunk at a time. The run then reads it again as it
+stores it (refused if the file was replaced meanwhile); drawn samples are handed over once
+and not kept for the campaign.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.data.sample_set import SAMPLE_CHUNK, SampleSetReader
-from macrs_sim.data.samples import build_samples, with_pre_target
+from macrs_sim.data.samples import build_samples, user_items, with_pre_target
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
 
@@ -66,9 +68,14 @@ def sample_source(setup: CampaignSetup, size: int = SAMPLE_CHUNK) -> SampleSourc
     expected = (setup.dataset.name, setup.dataset.fingerprint)
     reader = SampleSetReader(Path(path), setup.catalog, dataset=expected)
 
+    users = cache(lambda: user_items(setup.dataset, setup.scenario.data))  # once, not a chunk
+
+    def pre_target(chunk: list[Sample]) -> list[Sample]:
+        return with_pre_target(chunk, setup.dataset, setup.scenario.data, users)
+
     def chunks(check_ids: bool) -> Iterator[list[Sample]]:
         for chunk in reader.chunks(size, check_ids=check_ids):
-            yield with_pre_target(chunk, setup.dataset, setup.scenario.data)
+            yield pre_target(chunk)
 
-    _check(reader, lambda chunk: with_pre_target(chunk, setup.dataset, setup.scenario.data), size)
+    _check(reader, pre_target, size)
     return SampleSource(reader.header.n_samples, prepared=True, read=lambda: chunks(False))

@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from macrs_sim.cli.analysis import add_analysis_commands
 from macrs_sim.cli.chat import add_chat_command
 from macrs_sim.cli.data import add_data_commands
-from macrs_sim.cli.memory import give_back_freed_memory
 from macrs_sim.cli.models import add_model_commands
 from macrs_sim.cli.parser import CliParser
 from macrs_sim.cli.run import add_run_command
@@ -50,7 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # inside: parsing `eval` loads the registered systems, whose import may fail
         args = parser.parse_args(argv)
         func: Callable[[argparse.Namespace], int] = args.func
-        give_back_freed_memory()
         return func(args)
     except MacrsSimError as err:
         # Plain print: one unwrapped line whatever the terminal width. A server's or a model's

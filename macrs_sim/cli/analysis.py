@@ -25,6 +25,7 @@ def _print_summary(report: Path) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
+    from macrs_sim.analysis.memory import give_back_freed_memory
     from macrs_sim.analysis.report.for_report import load_for_report
     from macrs_sim.analysis.report.full import write_report
     from macrs_sim.analysis.report.summary import (
@@ -36,6 +37,7 @@ def _report(args: argparse.Namespace) -> int:
     )
     from macrs_sim.textsafe import terminal_line
 
+    give_back_freed_memory()  # freed numpy temporaries go back (analysis/memory.py)
     given = Path(args.run)
     catalog = run_catalog(given.parent if given.name == "store.sqlite" else given)
     run = load_for_report(given, catalog)  # one line for a missing or foreign directory
@@ -54,11 +56,13 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
+    from macrs_sim.analysis.memory import give_back_freed_memory
     from macrs_sim.analysis.report.alike import group_runs
     from macrs_sim.analysis.report.full import ReportOptions, build_report
     from macrs_sim.analysis.report.summary import run_catalog
     from macrs_sim.analysis.runs.load import load_run
 
+    give_back_freed_memory()  # freed numpy temporaries go back (analysis/memory.py)
     runs = [load_run(Path(p)) for p in args.runs]
     out = Path(args.out or f"reports/compare-{time.strftime('%Y%m%d-%H%M%S')}")
     options = ReportOptions(title=args.title, split=args.split, **_options(args))

@@ -19,11 +19,13 @@ def _default_out(runs: list[str]) -> Path:
 
 
 def _view(args: argparse.Namespace) -> int:
+    from macrs_sim.analysis.memory import give_back_freed_memory
     from macrs_sim.analysis.report.summary import run_catalog
     from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.viewer.serve import site_server, site_url
     from macrs_sim.viewer.site import build_site
 
+    give_back_freed_memory()  # freed numpy temporaries go back (analysis/memory.py)
     if not 0 <= args.port <= 65535:
         raise DataError(f"--port {args.port}: expected a port number from 0 to 65535")
     runs = [load_run(Path(p)) for p in args.runs]  # one clear line for a bad path

@@ -119,18 +119,26 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
     except OSError as err:
         raise DataError(f"{path}: cannot read the sample set ({err.strerror or err})") from None
     with f:
-        offset = 0
-        for n, raw in enumerate(f, 1):
+        offset = n = 0
+        for raw in f:
             try:
-                text = raw.decode("utf-8-sig" if n == 1 else "utf-8")
+                text = raw.decode("utf-8-sig" if offset == 0 else "utf-8")
             except UnicodeDecodeError as err:
                 raise DataError(
-                    f"{path}:{n}: the sample set is not valid UTF-8 text ({err.reason} at byte"
-                    f" {offset + err.start}); save it as UTF-8"
+                    f"{path}:{n + 1}: the sample set is not valid UTF-8 text ({err.reason} at"
+                    f" byte {offset + err.start}); save it as UTF-8"
                 ) from None
             offset += len(raw)
-            if text.strip():
-                yield n, text
+            # A line ends at LF, CRLF or a lone CR (an old Mac file), as str.splitlines has it.
+            for piece in text.replace("\r\n", "\n").split("\r"):
+                n += 1
+                if piece.strip():
+                    yield n, piece
+
+
+def _version(path: Path) -> tuple[int, int, int]:
+    st = path.stat()
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 class SampleSetReader:
@@ -146,6 +154,7 @@ class SampleSetReader:
                 "build it with `macrs-sim samples build SCENARIO`"
             )
         self.path, self.catalog = path, catalog
+        self.version = _version(path)
         for _ in _lines(path):
             pass  # undecodable bytes anywhere are the first thing said, as for a file read whole
         first = next(_lines(path), None)
@@ -164,16 +173,18 @@ class SampleSetReader:
         """The samples, `size` at a time, each line checked as it is read; the count (and,
         with `check_ids`, repeated ids) only after the last chunk: a caller that must write
         nothing of a bad set reads it through once first."""
+        if _version(self.path) != self.version:  # replaced since checked: not these samples
+            raise DataError(f"{self.path}: the sample set changed while the run read it")
         lines = _lines(self.path)
         next(lines)  # the header, checked on opening
         seen: set[str] = set()
+        repeated = False  # said after the count, as for a file read whole
         chunk: list[Sample] = []
         n = 0
         for lineno, line in lines:
             sample = _sample(self.path, lineno, line, self.catalog)
             if check_ids:
-                if sample.sample_id in seen:
-                    raise DataError(f"{self.path}: repeated sample ids")
+                repeated = repeated or sample.sample_id in seen
                 seen.add(sample.sample_id)
             chunk.append(sample)
             n += 1
@@ -187,6 +198,8 @@ class SampleSetReader:
                 f"{self.path}: header says {self.header.n_samples} samples, the file holds {n} "
                 "(truncated or edited?)"
             )
+        if repeated:
+            raise DataError(f"{self.path}: repeated sample ids")
 
 
 def read_sample_set(

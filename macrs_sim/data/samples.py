@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from macrs_sim.config import DataConfig
 from macrs_sim.data.catalog import Catalog
@@ -121,18 +121,24 @@ def user_items(dataset: Dataset, cfg: DataConfig) -> dict[str, list[str]]:
     return dataset.prefixes(cfg.history_len + 1)
 
 
-def with_pre_target(samples: Sequence[Sample], dataset: Dataset, cfg: DataConfig) -> list[Sample]:
+def with_pre_target(
+    samples: Sequence[Sample],
+    dataset: Dataset,
+    cfg: DataConfig,
+    users: Callable[[], Mapping[str, Sequence[str]]] | None = None,
+) -> list[Sample]:
     """Samples read from a sample set written before `pre_target` was recorded, given the
     window from the dataset: the user's first `history_len` items when the next one is the
     sample's target. DataError when a sample's user record does not show that, or shows a
-    target the window already holds (a re-rating): such a set must be built again."""
+    target the window already holds (a re-rating): such a set must be built again.
+    `users`: the dataset's user_items, worked out once for a set read in chunks."""
     if all(s.pre_target is not None for s in samples):
         return list(samples)
-    users = user_items(dataset, cfg)
+    items = users() if users is not None else user_items(dataset, cfg)
     out = []
     for s in samples:
         if s.pre_target is None:
-            found = window_and_target(users.get(s.user_id, ()), cfg)
+            found = window_and_target(items.get(s.user_id, ()), cfg)
             window = found[0] if found else ()
             shows = found is not None and found[1] == s.target_id
             if not shows or s.target_id in window:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from macrs_sim.analysis.runs.dialogue_pass import Coded, Ids, LoadPass
 from macrs_sim.protocol import (
@@ -173,3 +174,12 @@ def test_coded_keeps_order_one_object_a_value_and_none() -> None:
     assert column[0] is first and column[2] is first and column[1] is column[4]
     assert column[3] is None and column[6] is None
     assert Coded().column().tolist() == []
+
+
+def test_the_frame_is_built_once() -> None:
+    # Building lets the columns go: a second frame would be all None, so it is refused.
+    pass_ = LoadPass({})
+    pass_.add(_result("MACRS:s-1", "s-1", "m1", "failure"))
+    assert pass_.dialogues()["dialogue_id"].tolist() == ["MACRS:s-1"]
+    with pytest.raises(RuntimeError, match="once"):
+        pass_.dialogues()

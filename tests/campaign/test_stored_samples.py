@@ -95,9 +95,9 @@ def test_jobs_are_system_major_in_stored_order_without_done_or_unprepared_ones(
         jobs = StoredJobs(store, ["A", "B"], page=2)  # pages end inside each system's run
         assert len(jobs) == 6
         assert [j.dialogue_id for j in jobs] == ["A:s1", "A:s4", "A:s5", "B:s1", "B:s2", "B:s4"]
-        # A sample stored again (prepared by a later session) moves to the end, as it is read.
+        # A sample stored again (prepared by a later session) keeps its place, as in the file.
         store.write_prepared([user(1)], [])
-        assert [j.dialogue_id for j in StoredJobs(store, ["A"], page=2)] == ["A:s4", "A:s5", "A:s1"]
+        assert [j.dialogue_id for j in StoredJobs(store, ["A"], page=2)] == ["A:s1", "A:s4", "A:s5"]
         assert len(StoredJobs(store, [])) == 0 and list(StoredJobs(store, [])) == []
 
 
@@ -253,3 +253,53 @@ async def test_drawn_samples_are_let_go_once_handed_over(tmp_path: Path) -> None
         assert list(source.take()) == []  # handed over once
     finally:
         await setup.close()
+
+
+def test_a_dialogue_row_without_an_id_leaves_the_jobs_alone(tmp_path: Path) -> None:
+    # SQLite lets a TEXT primary key hold NULL; `x NOT IN (.., NULL)` is never true, so a
+    # query written that way would find no job at all.
+    import sqlite3
+
+    with RunStore.create(tmp_path / "store.sqlite") as store:
+        store.write_samples([user(1), user(2)])
+        store.write_dialogue(dialogue("A", "s2"), [])
+    conn = sqlite3.connect(tmp_path / "store.sqlite")
+    with conn:
+        conn.execute(
+            "INSERT INTO dialogues SELECT NULL, system, sample_id, target_id, status,"
+            " success_turn, turns_taken, max_turns, error, leaks, opening_json,"
+            " final_list_json FROM dialogues"
+        )
+    conn.close()
+    with RunStore.open(tmp_path / "store.sqlite") as store:
+        jobs = StoredJobs(store, ["A", "B"])
+        assert len(jobs) == 3
+        assert [j.dialogue_id for j in jobs] == ["A:s1", "B:s1", "B:s2"]
+
+
+def test_an_old_sample_set_works_out_its_users_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A set written before pre_target was recorded: the dataset's users are worked out
+    # once for all chunks, not once a chunk.
+    from macrs_sim.campaign import sample_source as module
+
+    calls: list[int] = []
+    real = module.user_items
+    monkeypatch.setattr(module, "user_items", lambda *a: calls.append(1) or real(*a))
+    setup = CampaignSetup.from_scenario(scenario(5))
+    drawn = [
+        s.model_copy(update={"pre_target": None, "opening": "Hello."})
+        for s in setup.campaign_samples()
+    ]
+    path = tmp_path / "old.jsonl"
+    header = SampleSetHeader(
+        dataset=setup.dataset.name, dataset_fingerprint=setup.dataset.fingerprint,
+        data={}, simulator={}, n_samples=len(drawn),
+    )  # fmt: skip
+    write_sample_set(path, header, drawn)
+    source = sample_source(CampaignSetup.from_scenario(scenario(5, sample_set=path)), size=2)
+    chunks = list(source.take())
+    assert [len(c) for c in chunks] == [2, 2, 1]
+    assert all(s.pre_target is not None for c in chunks for s in c)
+    assert calls == [1]

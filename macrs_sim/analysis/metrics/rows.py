@@ -25,7 +25,7 @@ def grouped_codes(rows: pd.DataFrame) -> np.ndarray[Any, Any] | None:
     starts = np.concatenate(([True], ids[1:] != ids[:-1]))
     turns = rows["turn"].to_numpy()
     if (
-        turns.dtype.kind not in "iu"
+        turns.dtype.kind != "i"  # (np.diff of unsigned turns wraps around)
         or (np.diff(turns)[~starts[1:]] < 0).any()
         or not pd.Index(ids[starts]).is_unique
     ):

@@ -106,6 +106,7 @@ class LoadPass:
         self.optional = {c: _Optional() for c in ("success_turn", "final_rank")}
         self.errors: dict[int, str] = {}  # by row: an error is rare
         self.rows = 0
+        self.built = False
         self.systems: dict[str, None] = {}
         self.max_turns = 0
         self.upto = (0, 0)  # the last dialogue rowid and call id the load read
@@ -134,6 +135,10 @@ class LoadPass:
         self.rows += 1
 
     def dialogues(self) -> pd.DataFrame:
+        """The frame, once: building it lets the columns go."""
+        if self.built:
+            raise RuntimeError("LoadPass.dialogues() builds its frame once")
+        self.built = True
         if not self.rows:
             return pd.DataFrame(columns=DIALOGUE_COLUMNS)
         frame = pd.DataFrame(index=pd.RangeIndex(self.rows))

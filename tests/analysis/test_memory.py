@@ -9,7 +9,7 @@ import platform
 
 import pytest
 
-from macrs_sim.cli.memory import THRESHOLD, give_back_freed_memory
+from macrs_sim.analysis.memory import THRESHOLD, give_back_freed_memory
 
 GLIBC = platform.libc_ver()[0] == "glibc"
 
@@ -76,14 +76,13 @@ def test_a_library_that_does_not_load_is_false(monkeypatch: pytest.MonkeyPatch) 
     assert give_back_freed_memory() is False
 
 
-def test_no_c_library_found_is_false_without_loading_any(
+def test_no_c_library_found_uses_the_programs_own_symbols(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # No C library by name: nothing is loaded, not even the main program (ctypes.CDLL(None)),
-    # whose symbols include glibc's mallopt where Python links glibc: the thresholds are
-    # left as they are there too.
+    # No C library by name: the main program (ctypes.CDLL(None)) is asked, whose symbols
+    # include glibc's mallopt where Python links glibc.
     lib = _Lib(answer=1)
     names = _load(monkeypatch, lib)
     monkeypatch.setattr(ctypes.util, "find_library", lambda name: None)
-    assert give_back_freed_memory() is False
-    assert names == [] and lib.calls == []
+    assert give_back_freed_memory() is True
+    assert names == [None] and lib.calls == [(-3, 131072), (-1, 131072)]
