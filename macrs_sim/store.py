@@ -19,7 +19,14 @@ from typing import Any
 from macrs_sim import store_samples as paged
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
-from macrs_sim.store_read import StoredEvent, call, check_meta, decode_rows, event
+from macrs_sim.store_read import (
+    StoredEvent,
+    call,
+    check_meta,
+    decode_rows,
+    event,
+    integrity_problem,
+)
 from macrs_sim.store_rows import (
     CALL_COLS,
     ENDED_COLUMN,
@@ -46,14 +53,6 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None)
     conn.row_factory = sqlite3.Row
     return conn
-
-
-def _integrity_problem(conn: sqlite3.Connection) -> str | None:
-    try:
-        row = conn.execute("PRAGMA quick_check").fetchone()
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    return None if row[0] == "ok" else " ".join(str(row[0]).split())
 
 
 class RunStore:
@@ -102,7 +101,7 @@ class RunStore:
                 f"{SCHEMA_VERSION}: it was made by an incompatible version of macrs-sim"
             )
         # Damaged pages past the header would otherwise fail later, mid-report, as a traceback.
-        problem = _integrity_problem(conn) if check else None
+        problem = integrity_problem(conn) if check else None
         if problem is not None:
             conn.close()
             raise DataError(f"{path}: damaged run store ({problem}); it cannot be read")
@@ -151,7 +150,7 @@ class RunStore:
 
     def integrity_problem(self) -> str | None:
         """None when SQLite finds the file sound, else its first complaint."""
-        return _integrity_problem(self._conn)
+        return integrity_problem(self._conn)
 
     def close(self) -> None:
         self._conn.close()
@@ -231,30 +230,10 @@ class RunStore:
     def read_sample(self, sample_id: str) -> Sample | None:
         return next(self.iter_samples(sample_id), None)
 
-    def count_samples(self, *, unprepared: bool = False, upto: int | None = None) -> int:
-        """Stored samples (those without an opening; those up to rowid `upto`)."""
-        return paged.count_samples(self._conn, unprepared, upto)
-
-    def last_sample_rowid(self) -> int:
-        return paged.last_sample_rowid(self._conn)
-
-    def unprepared_samples(self, after: int, upto: int, limit: int) -> list[tuple[int, Sample]]:
-        return paged.unprepared_page(self._conn, self.path, after, upto, limit)
-
-    def stored_sample_ids(self, ids: Sequence[str]) -> set[str]:
-        return paged.stored_among(self._conn, "samples", "sample_id", ids)
-
-    def stored_dialogue_ids(self, ids: Sequence[str]) -> set[str]:
-        return paged.stored_among(self._conn, "dialogues", "dialogue_id", ids)
-
-    def job_page(self, system: str, after: int, limit: int) -> list[tuple[int, str]]:
-        return paged.job_page(self._conn, system, after, limit)
-
-    def count_jobs(self, system: str) -> int:
-        return paged.count_jobs(self._conn, system)
-
-    def dialogue_counts(self) -> dict[str, int]:
-        return paged.dialogue_counts(self._conn)
+    @property
+    def pages(self) -> paged.SamplePages:
+        """Samples and jobs a page at a time, and the counts a campaign sizes itself by."""
+        return paged.SamplePages(self._conn, self.path)
 
     def write_dialogue(
         self,
@@ -301,19 +280,9 @@ class RunStore:
             raise ValueError(f"samples not written: {exc}") from None
 
     def delete_error_dialogues(self) -> int:
-        """Remove every dialogue stored as an error, in one transaction, so that it is run
-        again; its model and tool calls stay (they were made), no longer tied to a dialogue."""
+        """Remove every dialogue stored as an error (store_samples.py), in one transaction."""
         with self._transaction() as conn:
-            ids = [
-                (r[0],)
-                for r in conn.execute("SELECT dialogue_id FROM dialogues WHERE status = 'error'")
-            ]
-            for table in ("llm_calls", "tool_calls"):
-                conn.executemany(
-                    f"UPDATE {table} SET dialogue_id = NULL WHERE dialogue_id = ?", ids
-                )
-            conn.executemany("DELETE FROM dialogues WHERE dialogue_id = ?", ids)
-        return len(ids)
+            return paged.delete_error_dialogues(conn)
 
     def uncached_usage(self) -> list[tuple[str, int, int]]:
         """(model, prompt tokens, completion tokens) of calls that reached a backend."""

@@ -117,3 +117,12 @@ def call(row: sqlite3.Row) -> LLMCallRecord:
     data = dict(row)
     data.pop("id", None)
     return LLMCallRecord.model_validate(data)
+
+
+def integrity_problem(conn: sqlite3.Connection) -> str | None:
+    """What SQLite's quick check finds wrong with the file's pages, in one line; None if ok."""
+    try:
+        row = conn.execute("PRAGMA quick_check").fetchone()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if row[0] == "ok" else " ".join(str(row[0]).split())

@@ -91,3 +91,48 @@ def dialogue_counts(conn: sqlite3.Connection) -> dict[str, int]:
     """Stored dialogues per system."""
     rows = conn.execute("SELECT system, COUNT(*) FROM dialogues GROUP BY system")
     return {str(r[0]): int(r[1]) for r in rows}
+
+
+def delete_error_dialogues(conn: sqlite3.Connection) -> int:
+    """Remove every dialogue stored as an error, so that it is run again; its model and tool
+    calls stay (they were made), no longer tied to a dialogue. The caller holds the
+    transaction."""
+    ids = [
+        (r[0],) for r in conn.execute("SELECT dialogue_id FROM dialogues WHERE status = 'error'")
+    ]
+    for table in ("llm_calls", "tool_calls"):
+        conn.executemany(f"UPDATE {table} SET dialogue_id = NULL WHERE dialogue_id = ?", ids)
+    conn.executemany("DELETE FROM dialogues WHERE dialogue_id = ?", ids)
+    return len(ids)
+
+
+class SamplePages:
+    """The functions above over one store's connection (RunStore.pages)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn, self._path = conn, path
+
+    def count_samples(self, *, unprepared: bool = False, upto: int | None = None) -> int:
+        """Stored samples (those without an opening; those up to rowid `upto`)."""
+        return count_samples(self._conn, unprepared, upto)
+
+    def last_sample_rowid(self) -> int:
+        return last_sample_rowid(self._conn)
+
+    def unprepared_samples(self, after: int, upto: int, limit: int) -> list[tuple[int, Sample]]:
+        return unprepared_page(self._conn, self._path, after, upto, limit)
+
+    def stored_sample_ids(self, ids: Sequence[str]) -> set[str]:
+        return stored_among(self._conn, "samples", "sample_id", ids)
+
+    def stored_dialogue_ids(self, ids: Sequence[str]) -> set[str]:
+        return stored_among(self._conn, "dialogues", "dialogue_id", ids)
+
+    def job_page(self, system: str, after: int, limit: int) -> list[tuple[int, str]]:
+        return job_page(self._conn, system, after, limit)
+
+    def count_jobs(self, system: str) -> int:
+        return count_jobs(self._conn, system)
+
+    def dialogue_counts(self) -> dict[str, int]:
+        return dialogue_counts(self._conn)

@@ -109,7 +109,9 @@ class Session:
                 store.set_meta("expected_dialogues", str(self.expected))
                 done = self._already_done(store)
                 recorder = Recorder(store, self.spend, bar, self._in_flight_meta)
-                recorder.track([s.name for s in sc.systems], n_samples, store.dialogue_counts())
+                recorder.track(
+                    [s.name for s in sc.systems], n_samples, store.pages.dialogue_counts()
+                )
                 # Read from the store as each dialogue starts: no list of samples is held.
                 jobs = StoredJobs(store, [s.name for s in sc.systems])
                 await executor.run(
@@ -208,7 +210,7 @@ class Session:
         if n is None:
             raise self._interrupted()
         path = self.run_dir / SAMPLES_FILE
-        if store.count_samples(unprepared=True) == 0 and not path.exists():
+        if store.pages.count_samples(unprepared=True) == 0 and not path.exists():
             store.set_meta("dataset", self.setup.dataset.name)
             store.set_meta("dataset_fingerprint", self.setup.dataset.fingerprint)
             write_sample_set(path, sample_set_header(self.setup, n), store.iter_samples())

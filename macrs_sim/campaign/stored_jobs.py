@@ -21,7 +21,7 @@ class StoredJobs:
 
     def __init__(self, store: RunStore, systems: Sequence[str], page: int = PAGE) -> None:
         self._store, self._systems, self._page = store, tuple(systems), page
-        self._count = sum(store.count_jobs(s) for s in self._systems)
+        self._count = sum(store.pages.count_jobs(s) for s in self._systems)
 
     def __len__(self) -> int:
         return self._count
@@ -29,7 +29,7 @@ class StoredJobs:
     def __iter__(self) -> Iterator[DialogueJob]:
         for system in self._systems:
             after = 0
-            while page := self._store.job_page(system, after, self._page):
+            while page := self._store.pages.job_page(system, after, self._page):
                 after = page[-1][0]
                 for _, sample_id in page:
                     sample = self._store.read_sample(sample_id)

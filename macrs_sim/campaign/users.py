@@ -52,7 +52,7 @@ class _Preparing:
 
     def to_prepare(self, samples: list[Sample]) -> list[Sample]:
         """Unprepared samples with a dialogue still to run (a retried error, say)."""
-        done = self.store.stored_dialogue_ids(self._dialogue_ids(samples))
+        done = self.store.pages.stored_dialogue_ids(self._dialogue_ids(samples))
         names = [s.name for s in self.setup.scenario.systems]
         return [
             s
@@ -64,7 +64,7 @@ class _Preparing:
         self, todo: list[Sample], by_id: dict[str, Prepared]
     ) -> list[DialogueResult]:
         """Each system's error dialogue with each sample the model could not prepare."""
-        done = self.store.stored_dialogue_ids(self._dialogue_ids(todo))
+        done = self.store.pages.stored_dialogue_ids(self._dialogue_ids(todo))
         max_turns = self.setup.scenario.protocol.max_turns
         failed: list[DialogueResult] = []
         for sample in todo:
@@ -88,7 +88,7 @@ class _Preparing:
         """Samples earlier sessions stored but could not prepare, prepared again (a sample
         prepared now is stored anew, after `upto`, so it is not met twice)."""
         after = 0
-        while page := self.store.unprepared_samples(after, upto, SAMPLE_CHUNK):
+        while page := self.store.pages.unprepared_samples(after, upto, SAMPLE_CHUNK):
             after = page[-1][0]
             samples = [s for _, s in page]
             todo = self.to_prepare(samples)
@@ -99,7 +99,7 @@ class _Preparing:
     async def new(self, chunks: Iterator[list[Sample]], prepared: bool) -> None:
         """The source's samples not stored yet, a chunk at a time, in the source's order."""
         for chunk in chunks:
-            stored = self.store.stored_sample_ids([s.sample_id for s in chunk])
+            stored = self.store.pages.stored_sample_ids([s.sample_id for s in chunk])
             new = [s for s in chunk if s.sample_id not in stored]
             if new:
                 todo = [] if prepared else [s for s in new if not is_prepared(s)]
@@ -122,13 +122,13 @@ async def ready_samples(
     have no opening): those earlier sessions could not prepare, then the source's samples
     not stored yet (all of them, for a new run). Returns how many the store holds."""
     chunks = source.take()
-    upto = store.last_sample_rowid()
+    upto = store.pages.last_sample_rowid()
     complete = upto > 0 and store.get_meta(SAMPLES_PARTIAL) is None
-    new = 0 if complete or source.prepared else max(source.count - store.count_samples(), 0)
-    unprepared = store.count_samples(unprepared=True, upto=upto)
+    new = 0 if complete or source.prepared else max(source.count - store.pages.count_samples(), 0)
+    unprepared = store.pages.count_samples(unprepared=True, upto=upto)
     task = bar.add("preparing samples", new + unprepared)
     preparing = _Preparing(setup, store, bar, task, should_stop, take_calls)
     await preparing.earlier(upto)
     if not complete:
         await preparing.new(chunks, source.prepared)
-    return store.count_samples()
+    return store.pages.count_samples()

@@ -201,7 +201,7 @@ async def test_a_2500_sample_set_is_stored_in_chunks_and_a_cut_run_stores_the_re
             cut = SampleSource(2500, prepared=True, read=lambda: _then_killed(first))
             with pytest.raises(RuntimeError, match="killed"):
                 await _store(setup, store, cut)
-            assert store.count_samples() == 1000 and store.get_meta(SAMPLES_PARTIAL) == "1"
+            assert store.pages.count_samples() == 1000 and store.get_meta(SAMPLES_PARTIAL) == "1"
             assert await _store(setup, store, sample_source(setup)) == 2500
             ids = [s.sample_id for s in store.read_samples()]
             assert store.get_meta(SAMPLES_PARTIAL) is None
