@@ -63,22 +63,35 @@ async def _users(n: int, out: Path) -> None:
     await repeated_users(lambda k: scenario(k, 64), n, out)
 
 
+# The picked dialogues of the base (temp.base, ranked by id) and each one's copy.
+_PICKED = "o.dialogue_id IN (SELECT dialogue_id FROM temp.base WHERE rank <= :m)"
+_COPIES = f"JOIN dialogues n ON n.dialogue_id = o.dialogue_id || :sfx WHERE {_PICKED}"
+
+
 def _copy_sql(conn: sqlite3.Connection, table: str) -> str | None:
     """INSERT ... SELECT copying `table`'s rows of the picked dialogues (or samples) under
-    suffixed ids; None for a table with neither id. Autoincrement ids are left to SQLite."""
+    suffixed ids; None for a table with neither. A turn or call row (format 2: its
+    `dialogue` a key) goes to the copy of its dialogue. Integer keys are left to SQLite."""
     cols = list(conn.execute(f"PRAGMA table_info({table})"))
-    names = [c[1] for c in cols]
-    key = next((k for k in ("dialogue_id", "sample_id") if k in names), None)
+    alias = [c[1] for c in cols if c[5] == 1 and c[2].upper() == "INTEGER"]
+    alias = alias if sum(c[5] > 0 for c in cols) == 1 else []  # a rowid alias: SQLite's
+    keep = [c[1] for c in cols if c[1] not in alias]
+    if "dialogue" in keep:
+        select = ", ".join("n.id" if c == "dialogue" else f"r.{c}" for c in keep)
+        return (
+            f"INSERT INTO {table} ({', '.join(keep)}) SELECT {select} FROM {table} r "
+            f"JOIN dialogues o ON o.id = r.dialogue {_COPIES} ORDER BY r.rowid"
+        )
+    key = next((k for k in ("dialogue_id", "sample_id") if k in keep), None)
     if key is None:
         return None
     exprs = {"dialogue_id": "dialogue_id || :sfx", "sample_id": "sample_id || :sfx"}
-    if key == "sample_id":  # a sample's json holds its id too
+    if key == "sample_id" and "json" in keep:  # a sample's json holds its id too
         exprs["json"] = "json_set(json, '$.sample_id', sample_id || :sfx)"
-    keep = [c[1] for c in cols if not (c[5] == 1 and c[2].upper() == "INTEGER")]
     select = ", ".join(exprs.get(c, c) for c in keep)
     return (
         f"INSERT INTO {table} ({', '.join(keep)}) SELECT {select} FROM {table} "
-        f"WHERE {key} IN (SELECT {key} FROM temp.base WHERE rank <= :m)"
+        f"WHERE {key} IN (SELECT {key} FROM temp.base WHERE rank <= :m) ORDER BY rowid"
     )
 
 
@@ -100,6 +113,7 @@ def grow(base_run: Path, dest: Path, n: int) -> Path:
         raise ValueError(f"cannot grow a store of {have} dialogues to {n}")
     names = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     first = {"samples": 0, "dialogues": 1}  # parents before the rows that refer to them
+    names = [t for t in names if t != "labels"]  # the copies' names are the base's
     sqls = [_copy_sql(conn, t) for t in sorted(names, key=lambda t: first.get(t, 2))]
     with conn:
         for k in range(1, -(-n // have)):

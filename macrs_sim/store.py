@@ -2,8 +2,9 @@
 
 Dialogues are written whole (dialogue + turns + calls in one transaction), so an
 interrupted campaign never leaves a half-written dialogue behind and the dialogues stored
-are a safe resume point (store_samples.py: the jobs still to run). The `tool_calls` table
-came later in the same format: opening a store made before it adds the (empty) table.
+are a safe resume point (store_samples.py: the jobs still to run). The file's format is
+store_format.py's: opening a format 1 store rewrites it as format 2 once, or, where the
+file cannot be written, reads it as it is through the same table names.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from macrs_sim import store_samples as paged
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
+from macrs_sim.store_format import FORMAT, SCHEMA, store_format, upgrade
 from macrs_sim.store_read import (
     StoredEvent,
     call,
@@ -29,23 +31,31 @@ from macrs_sim.store_read import (
 )
 from macrs_sim.store_rows import (
     CALL_COLS,
-    ENDED_COLUMN,
-    INSERT_CALL,
-    INSERT_TOOL_CALL,
     JSON_DICT,
-    SCHEMA,
     TOOL_COLS,
-    TOOL_SCHEMA,
+    insert_calls,
     insert_dialogue,
+    insert_tool_calls,
     read_results,
     set_meta,
     tool_record,
-    tool_row,
 )
 from macrs_sim.store_stream import iter_results
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = FORMAT
+_READABLE = ("1", FORMAT)
 STORE_FILE = "store.sqlite"  # a run directory's store (campaign.rundir lays the directory out)
+
+
+def _upgraded(conn: sqlite3.Connection) -> bool:
+    """Rewrite a format 1 store as format 2; False when it cannot be written (a read-only
+    copy), which is then read as format 1: True unless it is also too old for tool calls."""
+    try:
+        upgrade(conn)
+    except sqlite3.OperationalError:
+        has = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'"
+        return conn.execute(has).fetchone() is not None
+    return True
 
 
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
@@ -59,7 +69,7 @@ class RunStore:
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
-        self._tool_table = True  # False only for an old store opened read-only
+        self._tool_table = True  # False only for a format 1 store from before tool calls
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA foreign_keys=ON")
 
@@ -72,7 +82,7 @@ class RunStore:
         store = cls(path, _connect(path, "rwc"))
         # One transaction: a store has its whole schema and version, or nothing.
         store._conn.executescript(
-            f"BEGIN; {SCHEMA} {TOOL_SCHEMA}"
+            f"BEGIN; {SCHEMA}"
             f" INSERT INTO meta VALUES ('schema_version', '{SCHEMA_VERSION}'); COMMIT;"
         )
         return store
@@ -87,54 +97,35 @@ class RunStore:
         # mode=rw never creates a file; validate before any PRAGMA writes to it.
         conn = _connect(path, "rw")
         try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            version = store_format(conn)
         except sqlite3.DatabaseError as exc:
             conn.close()
-            raise DataError(f"{path}: not a macrs-sim run store ({exc})") from None
-        if row is None:
+            # A store whose schema pages are damaged cannot name its format either.
+            what = "damaged run store" if "malformed" in str(exc) else "not a macrs-sim run store"
+            tail = "; it cannot be read" if "malformed" in str(exc) else ""
+            raise DataError(f"{path}: {what} ({exc}){tail}") from None
+        if version is None:
             conn.close()
             raise DataError(f"{path}: not a macrs-sim run store (no schema_version)")
-        if row[0] != SCHEMA_VERSION:
+        if version not in _READABLE:
             conn.close()
             raise DataError(
-                f"{path}: run store format {row[0]}, this macrs-sim reads format "
-                f"{SCHEMA_VERSION}: it was made by an incompatible version of macrs-sim"
+                f"{path}: run store format {version}, this macrs-sim reads formats "
+                f"{' and '.join(_READABLE)}: it was made by an incompatible version of macrs-sim"
             )
         # Damaged pages past the header would otherwise fail later, mid-report, as a traceback.
         problem = integrity_problem(conn) if check else None
         if problem is not None:
             conn.close()
             raise DataError(f"{path}: damaged run store ({problem}); it cannot be read")
+        tool_table = version != "1" or _upgraded(conn)
         try:
             store = cls(path, conn)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise DataError(f"{path}: run store cannot be opened ({exc})") from None
-        store._add_tool_table()
-        store._add_ended_column()
+        store._tool_table = tool_table
         return store
-
-    def _add_ended_column(self) -> None:
-        """Give a store made before users could end a dialogue the `turns.ended` column; a
-        store that cannot be written is read without it (store_stream.exchange)."""
-        columns = {r[1] for r in self._conn.execute("PRAGMA table_info(turns)")}
-        if "ended" in columns:
-            return
-        with suppress(sqlite3.OperationalError):  # read-only: store_stream.exchange copes
-            self._conn.execute(ENDED_COLUMN)
-
-    def _add_tool_table(self) -> None:
-        """Give a store made before `tool_calls` existed the table; a store that cannot be
-        written (a read-only copy) is read without it: it has no tool calls."""
-        has = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'"
-        if self._conn.execute(has).fetchone() is not None:
-            return
-        try:
-            self._conn.executescript(f"BEGIN; {TOOL_SCHEMA} COMMIT;")
-        except sqlite3.OperationalError:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            self._tool_table = False
 
     @staticmethod
     def is_blank(path: Path | str) -> bool:
@@ -247,7 +238,7 @@ class RunStore:
         try:
             with self._transaction() as conn:
                 insert_dialogue(conn, result, calls)
-                conn.executemany(INSERT_TOOL_CALL, [tool_row(t) for t in tool_calls])
+                insert_tool_calls(conn, tool_calls)
                 set_meta(conn, meta or {})
         except sqlite3.IntegrityError as exc:
             raise ValueError(f"dialogue {result.dialogue_id} not written: {exc}") from None
@@ -272,7 +263,7 @@ class RunStore:
                     " ON CONFLICT (sample_id) DO UPDATE SET json = excluded.json",
                     rows,
                 )
-                conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
+                insert_calls(conn, calls)
                 for result in dialogues:
                     insert_dialogue(conn, result, ())
                 set_meta(conn, meta or {})
@@ -300,8 +291,8 @@ class RunStore:
     ) -> None:
         """Record calls not tied to a written dialogue (e.g. sample building)."""
         with self._transaction() as conn:
-            conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
-            conn.executemany(INSERT_TOOL_CALL, [tool_row(t) for t in tool_calls])
+            insert_calls(conn, calls)
+            insert_tool_calls(conn, tool_calls)
             set_meta(conn, meta or {})
 
     def settle_in_flight(self, key: str) -> int:
@@ -324,7 +315,7 @@ class RunStore:
             if p or c
         ]
         with self._transaction() as conn:
-            conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
+            insert_calls(conn, calls)
             conn.execute("DELETE FROM meta WHERE key = ?", (key,))
         return sum(c.prompt_tokens + c.completion_tokens for c in calls)
 

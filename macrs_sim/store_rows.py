@@ -1,4 +1,4 @@
-"""The run store's tables and rows: the schema, and records to rows and back.
+"""The run store's rows: records to rows of format 2's tables (store_format.py) and back.
 
 Kept apart from `store.py` (the RunStore's transactions and queries) so each stays small.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,50 +16,22 @@ from pydantic import TypeAdapter
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
 from macrs_sim.store_stream import iter_results
 
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE samples (sample_id TEXT PRIMARY KEY, json TEXT NOT NULL);
-CREATE TABLE dialogues (
-    dialogue_id TEXT PRIMARY KEY, system TEXT NOT NULL, sample_id TEXT NOT NULL,
-    target_id TEXT NOT NULL, status TEXT NOT NULL, success_turn INTEGER,
-    turns_taken INTEGER NOT NULL, max_turns INTEGER NOT NULL, error TEXT,
-    leaks INTEGER NOT NULL, opening_json TEXT NOT NULL, final_list_json TEXT NOT NULL);
-CREATE TABLE turns (
-    dialogue_id TEXT NOT NULL REFERENCES dialogues(dialogue_id) ON DELETE CASCADE,
-    turn INTEGER NOT NULL, act TEXT NOT NULL, system_text TEXT NOT NULL,
-    items_json TEXT NOT NULL, explain_json TEXT NOT NULL, user_text TEXT NOT NULL,
-    accepted INTEGER NOT NULL, leak_retries INTEGER NOT NULL, redacted INTEGER NOT NULL,
-    ended INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (dialogue_id, turn));
-CREATE TABLE llm_calls (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, dialogue_id TEXT, system TEXT, role TEXT NOT NULL,
-    turn INTEGER, model TEXT NOT NULL, prompt_tokens INTEGER NOT NULL,
-    completion_tokens INTEGER NOT NULL, latency_s REAL NOT NULL, cached INTEGER NOT NULL,
-    ok INTEGER NOT NULL, error TEXT);
-CREATE INDEX llm_calls_dialogue ON llm_calls(dialogue_id);
-CREATE TABLE events (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, ts REAL NOT NULL, kind TEXT NOT NULL,
-    json TEXT NOT NULL);
-"""
-# Added after format 1 shipped: `open` adds it to older stores; their turns never ended.
-ENDED_COLUMN = "ALTER TABLE turns ADD COLUMN ended INTEGER NOT NULL DEFAULT 0"
-# Added after format 1 shipped: `open` creates it in older stores (IF NOT EXISTS).
-TOOL_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tool_calls (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, dialogue_id TEXT, system TEXT, role TEXT NOT NULL,
-    turn INTEGER, tool TEXT NOT NULL, input_json TEXT NOT NULL, output_chars INTEGER NOT NULL,
-    latency_s REAL NOT NULL, ok INTEGER NOT NULL, error TEXT);
-CREATE INDEX IF NOT EXISTS tool_calls_dialogue ON tool_calls(dialogue_id);
-"""
-
 CALL_COLS = ", ".join(LLMCallRecord.model_fields)
-INSERT_CALL = (
-    f"INSERT INTO llm_calls ({CALL_COLS}) "
-    f"VALUES ({', '.join(':' + c for c in LLMCallRecord.model_fields)})"
-)
 TOOL_COLS = "dialogue_id, system, role, turn, tool, input_json, output_chars, latency_s, ok, error"
-INSERT_TOOL_CALL = f"INSERT INTO tool_calls ({TOOL_COLS}) VALUES ({', '.join('?' * 10)})"
+# Format 2's tables (store_format.py): a call's dialogue and names are keys, looked up here.
+_LABEL = "(SELECT id FROM labels WHERE text = ?)"
+INSERT_CALL = (
+    "INSERT INTO call_rows (dialogue, other_dialogue, system, role, turn, model, prompt_tokens,"
+    " completion_tokens, latency_s, cached, ok, error)"
+    f" VALUES (?, ?, {_LABEL}, {_LABEL}, ?, {_LABEL}, ?, ?, ?, ?, ?, ?)"
+)
+INSERT_TOOL_CALL = (
+    "INSERT INTO tool_rows (dialogue, other_dialogue, system, role, turn, tool, input_json,"
+    f" output_chars, latency_s, ok, error) VALUES (?, ?, {_LABEL}, {_LABEL}, ?, {_LABEL},"
+    " ?, ?, ?, ?, ?)"
+)
 TURN_COLS = (
-    "dialogue_id, turn, act, system_text, items_json, explain_json, user_text, accepted,"
+    "dialogue, turn, act, system_text, items_json, explain_json, user_text, accepted,"
     " leak_retries, redacted, ended"
 )
 # Pydantic serializes what plain json cannot (tuples, models, enums) in event payloads.
@@ -84,11 +56,56 @@ def insert_dialogue(
     row["opening_json"] = compact_json(row.pop("opening"))
     row["final_list_json"] = compact_json(row.pop("final_list"))
     row["turns_taken"] = result.turns_taken
-    turns = [turn_row(result.dialogue_id, ex) for ex in exchanges]
     cols, params = ", ".join(row), ", ".join(f":{c}" for c in row)
-    conn.execute(f"INSERT INTO dialogues ({cols}) VALUES ({params})", row)
-    conn.executemany(f"INSERT INTO turns ({TURN_COLS}) VALUES ({', '.join('?' * 11)})", turns)
-    conn.executemany(INSERT_CALL, [c.model_dump() for c in calls])
+    key = conn.execute(f"INSERT INTO dialogues ({cols}) VALUES ({params})", row).lastrowid
+    turns = [turn_row(int(key or 0), ex) for ex in exchanges]
+    conn.executemany(f"INSERT INTO turn_rows ({TURN_COLS}) VALUES ({', '.join('?' * 11)})", turns)
+    insert_calls(conn, calls)
+
+
+def _dialogue_keys(
+    conn: sqlite3.Connection, ids: Iterable[str | None]
+) -> Callable[[str | None], tuple[int | None, str | None]]:
+    """A call's (dialogue key, other_dialogue) from its dialogue id: the key of a stored
+    dialogue, else the id as text (a dialogue the store does not hold)."""
+    keys: dict[str, int] = {}
+    for dialogue_id in {i for i in ids if i is not None}:
+        row = conn.execute("SELECT id FROM dialogues WHERE dialogue_id = ?", (dialogue_id,))
+        found = row.fetchone()
+        if found is not None:
+            keys[dialogue_id] = int(found[0])
+
+    def ref(dialogue_id: str | None) -> tuple[int | None, str | None]:
+        if dialogue_id is None:
+            return None, None
+        key = keys.get(dialogue_id)
+        return (key, None) if key is not None else (None, dialogue_id)
+
+    return ref
+
+
+def _add_labels(conn: sqlite3.Connection, names: Iterable[str | None]) -> None:
+    rows = [(n,) for n in dict.fromkeys(names) if n is not None]  # keys in first-use order
+    conn.executemany("INSERT OR IGNORE INTO labels (text) VALUES (?)", rows)
+
+
+def insert_calls(conn: sqlite3.Connection, calls: Sequence[LLMCallRecord]) -> None:
+    """Model calls, inside the caller's transaction."""
+    ref = _dialogue_keys(conn, (c.dialogue_id for c in calls))
+    _add_labels(conn, (n for c in calls for n in (c.system, c.role, c.model)))
+    rows = [
+        (*ref(c.dialogue_id), c.system, c.role, c.turn, c.model, c.prompt_tokens,
+         c.completion_tokens, c.latency_s, c.cached, c.ok, c.error)
+        for c in calls
+    ]  # fmt: skip
+    conn.executemany(INSERT_CALL, rows)
+
+
+def insert_tool_calls(conn: sqlite3.Connection, calls: Sequence[ToolCallRecord]) -> None:
+    """Tool calls, inside the caller's transaction."""
+    ref = _dialogue_keys(conn, (c.dialogue_id for c in calls))
+    _add_labels(conn, (n for c in calls for n in (c.system, c.role, c.tool)))
+    conn.executemany(INSERT_TOOL_CALL, [(*ref(c.dialogue_id), *tool_row(c)[1:]) for c in calls])
 
 
 def tool_row(rec: ToolCallRecord) -> tuple[Any, ...]:
@@ -106,11 +123,12 @@ def tool_record(row: sqlite3.Row) -> ToolCallRecord:
     return ToolCallRecord.model_validate(data)
 
 
-def turn_row(dialogue_id: str, ex: dict[str, Any]) -> tuple[Any, ...]:
-    """One `turns` row from an Exchange dumped with mode="json"."""
+def turn_row(dialogue: int, ex: dict[str, Any]) -> tuple[Any, ...]:
+    """One `turn_rows` row (of the dialogue keyed `dialogue`) from an Exchange dumped with
+    mode="json"."""
     s, u = ex["system"], ex["user"]
     return (
-        dialogue_id, ex["turn"], s["act"], s["text"], compact_json(s["items"]),
+        dialogue, ex["turn"], s["act"], s["text"], compact_json(s["items"]),
         compact_json(s["explain"]), u["text"], u["accepted"], u["leak_retries"], u["redacted"],
         u["ended"],
     )  # fmt: skip

@@ -96,14 +96,12 @@ def dialogue_counts(conn: sqlite3.Connection) -> dict[str, int]:
 def delete_error_dialogues(conn: sqlite3.Connection) -> int:
     """Remove every dialogue stored as an error, so that it is run again; its model and tool
     calls stay (they were made), no longer tied to a dialogue. The caller holds the
-    transaction."""
-    ids = [
-        (r[0],) for r in conn.execute("SELECT dialogue_id FROM dialogues WHERE status = 'error'")
-    ]
-    for table in ("llm_calls", "tool_calls"):
-        conn.executemany(f"UPDATE {table} SET dialogue_id = NULL WHERE dialogue_id = ?", ids)
-    conn.executemany("DELETE FROM dialogues WHERE dialogue_id = ?", ids)
-    return len(ids)
+    transaction; the store is format 2 (store_format.py)."""
+    errors = "SELECT id FROM dialogues WHERE status = 'error'"
+    for table in ("call_rows", "tool_rows"):
+        conn.execute(f"UPDATE {table} SET dialogue = NULL WHERE dialogue IN ({errors})")
+    conn.execute(f"DELETE FROM turn_rows WHERE dialogue IN ({errors})")
+    return int(conn.execute("DELETE FROM dialogues WHERE status = 'error'").rowcount)
 
 
 class SamplePages:

@@ -750,7 +750,7 @@ REPORT_CASES = [
     Case(
         "report-store-other-format",
         ("report", "run"),
-        "run store format 99, this macrs-sim reads format 1",
+        "run store format 99, this macrs-sim reads formats 1 and 2",
         setup=store_of_format("99"),
     ),
     Case(

@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "config",
         "store",
         "store_rows",
+        "store_format",
         "store_read",
         "store_stream",
         "store_samples",

@@ -170,7 +170,7 @@ def test_open_refuses_non_store(tmp_path: Path, kind: str) -> None:
     message = str(info.value)
     if kind == "old":
         assert message == (
-            f"{path}: run store format 0, this macrs-sim reads format 1: "
+            f"{path}: run store format 0, this macrs-sim reads formats 1 and 2: "
             "it was made by an incompatible version of macrs-sim"
         )
     else:
@@ -180,7 +180,7 @@ def test_open_refuses_non_store(tmp_path: Path, kind: str) -> None:
 
 
 def test_meta(store: RunStore) -> None:
-    assert store.get_meta("schema_version") == "1"
+    assert store.get_meta("schema_version") == "2"
     assert store.get_meta("scenario_name") is None
     store.set_meta("scenario_name", "a")
     store.set_meta("scenario_name", "b")

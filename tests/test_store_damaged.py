@@ -11,7 +11,7 @@ from macrs_sim.protocol import Sample
 from macrs_sim.store import RunStore
 
 
-def store_with_samples(path: Path, n: int = 400) -> None:
+def store_with_samples(path: Path, n: int = 2000) -> None:
     with RunStore.create(path) as store:
         store.write_samples(
             [

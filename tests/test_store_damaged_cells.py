@@ -22,10 +22,15 @@ SAMPLES = [make_sample("s-1", "m1"), make_sample("s-2", "m2")]
 SCRIPTS = [Script("MACRS", "s-1", ("A", "R+")), Script("LLM", "s-1", ("R",), final=2)]
 ALL_STATUSES = "known: running, finished, stopped_budget, incomplete"
 
+# A turn or call row points at its dialogue by key (store_format.py, format 2).
+MACRS_S1 = "(SELECT id FROM dialogues WHERE dialogue_id = 'MACRS:s-1')"
+LLM_S1 = "(SELECT id FROM dialogues WHERE dialogue_id = 'LLM:s-1')"
+
 # (damage, table, row, why): each worked out from the hand-made run of `make_run`.
+# The damage is done to format 2's tables; the line names the table as read (its view).
 CASES = [
     (
-        "UPDATE turns SET items_json = '[{broken' WHERE dialogue_id = 'MACRS:s-1' AND turn = 2",
+        f"UPDATE turn_rows SET items_json = '[{{broken' WHERE dialogue = {MACRS_S1} AND turn = 2",
         "turns", "MACRS:s-1 turn 2",
         "Expecting property name enclosed in double quotes: line 1 column 3 (char 2)",
     ),
@@ -46,22 +51,23 @@ CASES = [
         "samples", "s-2", "Invalid JSON: EOF while parsing an object at line 1 column 7",
     ),
     (
-        "UPDATE llm_calls SET prompt_tokens = 'many' WHERE id = 3",
+        "UPDATE call_rows SET prompt_tokens = 'many' WHERE id = 3",
         "llm_calls", "3",
         "prompt_tokens: Input should be a valid integer, unable to parse string as an integer",
     ),
     (  # read as the report streams the calls: SQLite cannot decode the cell
-        "UPDATE llm_calls SET model = CAST(x'ff' AS TEXT) WHERE id = 2",
+        "INSERT INTO labels (text) VALUES (CAST(x'ff' AS TEXT));"
+        " UPDATE call_rows SET model = last_insert_rowid() WHERE id = 2",
         "llm_calls", "after 1", "column model holds text that is not UTF-8",
     ),
     (
-        "UPDATE tool_calls SET input_json = '{' WHERE id = 1",
+        "UPDATE tool_rows SET input_json = '{' WHERE id = 1",
         "tool_calls", "1",
         "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
     ),
     (
-        "UPDATE turns SET explain_json = printf('%.*c', 100000, '[') "
-        "WHERE dialogue_id = 'MACRS:s-1' AND turn = 2",
+        "UPDATE turn_rows SET explain_json = printf('%.*c', 100000, '[') "
+        f"WHERE dialogue = {MACRS_S1} AND turn = 2",
         "turns", "MACRS:s-1 turn 2",
         "maximum recursion depth exceeded while decoding a JSON array from a unicode string",
     ),
@@ -79,8 +85,8 @@ CASES = [
     ),
     (
         # Not UTF-8, with an escape sequence: SQLite cannot hand the row over at all.
-        "UPDATE turns SET user_text = CAST(x'ff1b5d323b07' AS TEXT) "
-        "WHERE dialogue_id = 'LLM:s-1' AND turn = 1",
+        "UPDATE turn_rows SET user_text = CAST(x'ff1b5d323b07' AS TEXT) "
+        f"WHERE dialogue = {LLM_S1} AND turn = 1",
         "turns", "after MACRS:s-1 turn 2", "column user_text holds text that is not UTF-8",
     ),
 ]  # fmt: skip
@@ -96,7 +102,8 @@ def _damaged_run(tmp_path: Path, sql: str) -> Path:
         store.write_calls([], tool_calls=[call])
     conn = sqlite3.connect(run / "store.sqlite")
     with conn:
-        assert conn.execute(sql).rowcount == 1
+        conn.executescript(sql)
+        assert conn.total_changes >= 1
     conn.close()
     return run
 
@@ -125,7 +132,7 @@ def test_one_line_names_run_table_and_row(
 
 def test_a_flag_outside_0_1_fails_in_its_dialogue(tmp_path: Path) -> None:
     """Turn rows are checked as part of their dialogue: the dialogue is the row named."""
-    sql = "UPDATE turns SET accepted = 7 WHERE dialogue_id = 'MACRS:s-1' AND turn = 1"
+    sql = f"UPDATE turn_rows SET accepted = 7 WHERE dialogue = {MACRS_S1} AND turn = 1"
     run = _damaged_run(tmp_path, sql)
     with RunStore.open(run / "store.sqlite") as store, pytest.raises(DataError) as err:
         store.read_results()

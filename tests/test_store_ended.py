@@ -9,6 +9,7 @@ from pathlib import Path
 from macrs_sim.protocol import DialogueResult, Exchange, SystemTurn, UserTurn
 from macrs_sim.store import RunStore
 from macrs_sim.store_stream import exchange
+from tests.store_v1 import as_format_1
 
 
 def _result(ended: bool) -> DialogueResult:
@@ -35,10 +36,7 @@ def test_an_older_store_gains_the_column_and_reads_as_never_ended(tmp_path: Path
     path = tmp_path / "old.sqlite"
     with RunStore.create(path) as store:
         store.write_dialogue(_result(ended=False), [])
-    conn = sqlite3.connect(path)  # the store as made before `ended` existed
-    conn.execute("ALTER TABLE turns DROP COLUMN ended")
-    conn.commit()
-    conn.close()
+    as_format_1(path, ended=False)  # the store as made before `ended` existed
     with RunStore.open(path) as store:
         (back,) = store.read_results()
         store.write_dialogue(_result(ended=True).model_copy(update={"dialogue_id": "d2"}), [])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,7 @@ import pytest
 from macrs_sim import store as store_module
 from macrs_sim.protocol import ToolCallRecord
 from macrs_sim.store import SCHEMA_VERSION, RunStore
-from macrs_sim.store_rows import SCHEMA
+from tests.store_v1 import as_format_1
 from tests.test_store import _call, _result
 
 
@@ -62,16 +61,14 @@ def test_deleting_error_dialogues_detaches_their_tool_calls(store: RunStore) -> 
 
 def _old_store(path: Path) -> Path:
     """A store as macrs-sim wrote it before the tool_calls table existed."""
-    with sqlite3.connect(path) as conn:
-        conn.executescript(SCHEMA)
-        conn.execute("INSERT INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-    conn.close()
-    return path
+    RunStore.create(path).close()
+    return as_format_1(path, tool_calls=False)
 
 
 def test_opening_an_old_store_adds_the_table(tmp_path: Path) -> None:
     path = _old_store(tmp_path / "store.sqlite")
     with RunStore.open(path) as store:
+        assert store.get_meta("schema_version") == SCHEMA_VERSION == "2"
         assert store.read_tool_calls() == []
         store.write_dialogue(_result("d1"), [], tool_calls=[_tool("d1")])
     with RunStore.open(path) as store:
@@ -82,12 +79,10 @@ def test_opening_an_old_store_adds_the_table(tmp_path: Path) -> None:
 def test_an_old_store_that_cannot_be_written_reads_without_tool_calls(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = _old_store(tmp_path / "store.sqlite")
-    with RunStore.open(path) as store:
+    path = tmp_path / "store.sqlite"
+    with RunStore.create(path) as store:
         store.write_dialogue(_result("d1"), [_call("d1")])
-    with sqlite3.connect(path) as conn:
-        conn.execute("DROP TABLE tool_calls")
-    conn.close()
+    as_format_1(path, tool_calls=False)
     connect = store_module._connect
     # Read-only by the connection, not file permissions (the tests may run as root).
     monkeypatch.setattr(store_module, "_connect", lambda p, mode: connect(p, "ro"))

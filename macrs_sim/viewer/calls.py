@@ -19,7 +19,8 @@ from macrs_sim.store_rows import TOOL_COLS, tool_record
 
 # Call fields the dialogue already says (its id and system) are left out of each call.
 _CALL_SKIP = {"dialogue_id", "system"}
-_HAS_TOOLS = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'"
+# A table in a format 1 store (absent from one made before tool calls), a view in format 2.
+_HAS_TOOLS = "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = 'tool_calls'"
 
 
 def _calls_sql(table: str, columns: Iterable[str]) -> str:

@@ -12,6 +12,7 @@ import pytest
 from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.protocol import DialogueResult, Exchange, SystemTurn, UserTurn
 from macrs_sim.store import RunStore
+from tests.store_cells import set_turn_cell
 
 
 def _run(path: Path) -> Path:
@@ -44,7 +45,7 @@ def test_acts_as_stored(tmp_path: Path) -> None:
 def test_a_text_cell_reads_as_the_record_reads_it(tmp_path: Path, cell: str, read: bool) -> None:
     path = _run(tmp_path)
     with sqlite3.connect(path / "store.sqlite") as conn:
-        conn.execute("UPDATE turns SET accepted = ? WHERE turn = 2", (cell,))
+        set_turn_cell(conn, "accepted", cell, None, 2)
     run = load_run(path)
     (result,) = run.iter_results()
     assert result.exchanges[1].user.accepted is read  # the load's record

@@ -17,6 +17,7 @@ from macrs_sim.config import Price
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
+from tests.store_cells import set_call_cell
 
 PRICES = {"big": Price(prompt=2.5, completion=10.0), "small": Price(prompt=0.15, completion=0.6)}
 GROUPS = (["system"], ["system", "role"], ["system", "turn"])
@@ -102,7 +103,7 @@ def test_an_odd_cell_takes_the_record_path(tmp_path: Path, column: str, value: o
     so the records read it (and say what is wrong in one line, or accept it as they did)."""
     path = _store(tmp_path / "r.sqlite", 3, 30)
     with sqlite3.connect(path) as conn:
-        conn.execute(f"UPDATE llm_calls SET {column} = ? WHERE id = 7", (value,))
+        set_call_cell(conn, "llm_calls", column, value, "id = 7")
     with RunStore.open(path) as store:
         assert not _all_plain(store, None)
         assert _all_plain(store, 6)  # the rows before it are plain

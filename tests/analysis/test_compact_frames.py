@@ -15,6 +15,7 @@ from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.protocol import DialogueResult, DialogueStatus, Exchange, SystemTurn, UserTurn
 from macrs_sim.store import RunStore
 from tests.analysis.handmade_runs import Script, make_run, make_sample
+from tests.store_cells import set_turn_cell
 
 
 def _result(did: str, acts: tuple[str, ...], accepted_at: int | None) -> DialogueResult:
@@ -43,8 +44,7 @@ def _store(tmp_path: Path) -> Path:
         store.write_dialogue(_result("B:s-9", ("chat",), None), [])
         assert store.last_rowids() == (4, 0)
     with sqlite3.connect(path) as conn:
-        sql = "UPDATE turns SET accepted = 'false' WHERE dialogue_id = ? AND turn = 2"
-        conn.execute(sql, ("A:s-3",))
+        set_turn_cell(conn, "accepted", "false", "A:s-3", 2)
     conn.close()
     return path
 

@@ -21,6 +21,7 @@ from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
 from tests.analysis.handmade_runs import Script, make_result, make_run
 from tests.analysis.test_compare_protocols import ONE, SAMPLES, SYSTEMS, run_dir, turns
+from tests.store_cells import set_call_cell
 
 OPTIONS = ReportOptions(n_resamples=50)
 
@@ -32,7 +33,7 @@ def test_damaged_call_in_a_later_group_writes_nothing(tmp_path: Path) -> None:
         store.write_calls([LLMCallRecord(dialogue_id="MACRS:s-1", system="MACRS", role="ask",
                                          turn=1, model="m")])  # fmt: skip
     with sqlite3.connect(b / "store.sqlite") as conn:
-        conn.execute("UPDATE llm_calls SET prompt_tokens = 'lots'")
+        set_call_cell(conn, "llm_calls", "prompt_tokens", "lots")
     runs = [load_run(a), load_run(b)]
     with pytest.raises(DataError, match="table llm_calls, row 1: prompt_tokens"):
         build_report(runs, tmp_path / "cmp", ReportOptions(n_resamples=50, split=True))

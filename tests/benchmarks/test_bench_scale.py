@@ -64,7 +64,7 @@ def test_json_shape(result: dict[str, Any]) -> None:
         assert rec["view"]["site_bytes"] > 0
         store = rec["store"]
         assert store["bytes_per_dialogue"] == round(store["bytes"] / rec["dialogues"])
-        assert store["tables"] is None or store["tables"]["turns"] > 0
+        assert store["tables"] is None or store["tables"]["turn_rows"] > 0
     assert not small["run"]["extrapolated"] and small["run"]["exit_code"] == 0
     assert large["run"]["extrapolated"] and large["run"]["from_dialogues"] == [20, 40]
     targets = result["targets"]

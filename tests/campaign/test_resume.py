@@ -14,6 +14,7 @@ from macrs_sim.campaign.setup import resolve_scenario
 from macrs_sim.config import Scenario, parse_scenario, scenario_to_toml
 from macrs_sim.errors import DataError
 from macrs_sim.store import RunStore
+from tests.store_cells import delete_dialogue
 
 
 def scenario(n_samples: int = 3, max_turns: int = 2, **campaign: Any) -> Scenario:
@@ -52,8 +53,7 @@ def crash_after(result: CampaignResult, keep: int) -> None:
     conn.execute("PRAGMA foreign_keys=ON")
     ids = [r[0] for r in conn.execute("SELECT dialogue_id FROM dialogues ORDER BY rowid")]
     for dialogue_id in ids[keep:]:
-        conn.execute("DELETE FROM dialogues WHERE dialogue_id = ?", (dialogue_id,))
-        conn.execute("DELETE FROM llm_calls WHERE dialogue_id = ?", (dialogue_id,))
+        delete_dialogue(conn, dialogue_id)
     conn.execute("UPDATE meta SET value = 'running' WHERE key = 'status'")
     conn.commit()
     conn.close()

@@ -256,8 +256,8 @@ async def test_drawn_samples_are_let_go_once_handed_over(tmp_path: Path) -> None
 
 
 def test_a_dialogue_row_without_an_id_leaves_the_jobs_alone(tmp_path: Path) -> None:
-    # SQLite lets a TEXT primary key hold NULL; `x NOT IN (.., NULL)` is never true, so a
-    # query written that way would find no job at all.
+    # SQLite lets a TEXT primary key (format 1) or a UNIQUE column (format 2) hold NULL;
+    # `x NOT IN (.., NULL)` is never true, so a query written that way would find no job.
     import sqlite3
 
     with RunStore.create(tmp_path / "store.sqlite") as store:
@@ -266,7 +266,7 @@ def test_a_dialogue_row_without_an_id_leaves_the_jobs_alone(tmp_path: Path) -> N
     conn = sqlite3.connect(tmp_path / "store.sqlite")
     with conn:
         conn.execute(
-            "INSERT INTO dialogues SELECT NULL, system, sample_id, target_id, status,"
+            "INSERT INTO dialogues SELECT NULL, NULL, system, sample_id, target_id, status,"
             " success_turn, turns_taken, max_turns, error, leaks, opening_json,"
             " final_list_json FROM dialogues"
         )

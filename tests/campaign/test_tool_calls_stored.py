@@ -31,6 +31,8 @@ from macrs_sim.campaign.scripted import default_scripted_rules  # noqa: E402
 from macrs_sim.config import Scenario, parse_scenario  # noqa: E402
 from macrs_sim.llm.scripted import Rule, ScriptedRequest  # noqa: E402
 from macrs_sim.store import RunStore  # noqa: E402
+from tests.store_cells import delete_dialogue
+from tests.store_v1 import as_format_1
 
 PLAN_FIRST = ["imdb_lookup", "filter_items", "rank_items", "fetch_candidates"]
 REACT = ["filter_items", "rank_items", "fetch_candidates"]
@@ -111,17 +113,15 @@ async def test_each_dialogue_stores_its_tool_calls_attributed(tmp_path: Path) ->
 
 
 def forget_tool_calls_and_crash(result: CampaignResult, keep: int) -> None:
-    """The store as a version without the tool_calls table leaves it when killed."""
+    """The store as a version without the tool_calls table (format 1) leaves it when killed."""
     conn = sqlite3.connect(result.store_path)
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("DROP TABLE tool_calls")
     ids = [r[0] for r in conn.execute("SELECT dialogue_id FROM dialogues ORDER BY rowid")]
     for dialogue_id in ids[keep:]:
-        conn.execute("DELETE FROM dialogues WHERE dialogue_id = ?", (dialogue_id,))
-        conn.execute("DELETE FROM llm_calls WHERE dialogue_id = ?", (dialogue_id,))
+        delete_dialogue(conn, dialogue_id)
     conn.execute("UPDATE meta SET value = 'running' WHERE key = 'status'")
     conn.commit()
     conn.close()
+    as_format_1(result.store_path, tool_calls=False)
 
 
 async def test_a_run_made_without_the_table_resumes_and_stores_the_rest(tmp_path: Path) -> None:

@@ -1,0 +1,163 @@
+"""Store format 2 (store_format.py): a format 1 store, written here row by row as an older
+macrs-sim wrote it, is upgraded on open with every row, id and order kept; its views show
+format 1's rows exactly; a store that cannot be written is read as format 1."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from macrs_sim import store as store_module
+from macrs_sim import store_format
+from macrs_sim.protocol import LLMCallRecord
+from macrs_sim.store import RunStore
+from macrs_sim.store_format import SCHEMA_V1, statements
+
+OPENING = '{"text":"Hi","accepted":false,"leak_retries":0,"redacted":false,"ended":false}'
+ITEMS = '[{"title":"Heat","item_id":"m1","score":1.0,"method":"exact"}]'
+# Rowids 3 and 7, written b before a: the upgrade keeps rowids, hence the order written.
+DIALOGUES = [
+    (3, "S:b", "S", "b", "m1", "success", 1, 1, 5, None, 0, OPENING, ITEMS),
+    (7, "S:a", "S", "a", "m2", "failure", None, 6, 5, None, 1, OPENING, "[]"),
+]
+TURNS = [
+    ("S:b", 1, "recommend", "Heat?", ITEMS, '{"k":[1,{"x":null}]}', "Yes", 1, 0, 0, 0),
+    ("S:a", 1, "ask", "Genre?", "[]", "{}", "Noir", 0, 2, 1, 0),
+    ("S:a", 2, "chat", "Nice.", "[]", "{}", "Bye", 0, 0, 0, 1),
+]
+# id, dialogue_id, system, role, turn, model, prompt, completion, latency, cached, ok, error
+CALLS = [
+    (1, None, None, "sample_builder", None, "qwen", 10, 2, 0.5, 0, 1, None),
+    (2, "S:b", "S", "planner", 1, "qwen", 120, 30, 0.25, 1, 1, None),
+    (4, "S:a", "S", "ask", 1, "llama", 99, 9, 0.1, 0, 0, "bad json"),
+    (5, "ghost", "S", "judge", None, "qwen", 1, 1, 0.0, 0, 1, None),  # no such dialogue
+]
+TOOLS = [(2, "S:a", "S", "recommender", 2, "sql", '{"q":"é"}', 12, 0.3, 1, None)]
+
+
+def _v1_store(path: Path) -> Path:
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode=WAL")  # as RunStore left every store
+    with conn:
+        for sql in statements(SCHEMA_V1):
+            conn.execute(sql)
+        conn.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+        conn.executemany(f"INSERT INTO dialogues (rowid, {_DIALOGUE_COLS}) VALUES ({_q(13)})",
+                         DIALOGUES)  # fmt: skip
+        conn.executemany(f"INSERT INTO turns VALUES ({_q(11)})", TURNS)
+        conn.executemany(f"INSERT INTO llm_calls VALUES ({_q(12)})", CALLS)
+        conn.executemany(f"INSERT INTO tool_calls VALUES ({_q(11)})", TOOLS)
+    conn.close()
+    return path
+
+
+_DIALOGUE_COLS = (
+    "dialogue_id, system, sample_id, target_id, status, success_turn, turns_taken, max_turns,"
+    " error, leaks, opening_json, final_list_json"
+)
+
+
+def _q(n: int) -> str:
+    return ", ".join("?" * n)
+
+
+def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return [tuple(r) for r in conn.execute(sql)]
+    finally:
+        conn.close()
+
+
+VIEWED = {
+    "dialogues": f"SELECT rowid, {_DIALOGUE_COLS} FROM dialogues ORDER BY rowid",
+    "turns": "SELECT * FROM turns ORDER BY dialogue_id, turn",
+    "llm_calls": "SELECT * FROM llm_calls ORDER BY id",
+    "tool_calls": "SELECT * FROM tool_calls ORDER BY id",
+}
+
+
+def test_an_old_store_is_upgraded_with_every_row_kept(tmp_path: Path) -> None:
+    path = _v1_store(tmp_path / "store.sqlite")
+    before = {name: _rows(path, sql) for name, sql in VIEWED.items()}
+    with RunStore.open(path) as store:
+        assert store.get_meta("schema_version") == "2"
+        assert [r.dialogue_id for r in store.read_results()] == ["S:b", "S:a"]
+        assert store.last_rowids() == (7, 5)
+        assert [c.dialogue_id for c in store.read_calls()] == [None, "S:b", "S:a", "ghost"]
+    after = {name: _rows(path, sql) for name, sql in VIEWED.items()}
+    assert after == before
+    assert before["llm_calls"] == CALLS and before["tool_calls"] == TOOLS
+    # Each name once; a call names its stored dialogue by key, the ghost by text.
+    assert _rows(path, "SELECT text FROM labels ORDER BY text") == [
+        (t,) for t in ("S", "ask", "judge", "llama", "planner", "qwen", "recommender",
+                       "sample_builder", "sql")
+    ]  # fmt: skip
+    assert _rows(path, "SELECT id, dialogue, other_dialogue FROM call_rows ORDER BY id") == [
+        (1, None, None), (2, 3, None), (4, 7, None), (5, None, "ghost"),
+    ]  # fmt: skip
+    tables = {r[0] for r in _rows(path, "SELECT name FROM sqlite_master WHERE type='table'")}
+    assert not {t for t in tables if str(t).startswith("v1_")}
+
+
+def test_the_upgraded_store_takes_new_rows(tmp_path: Path) -> None:
+    path = _v1_store(tmp_path / "store.sqlite")
+    with RunStore.open(path) as store:
+        call = LLMCallRecord(dialogue_id="S:a", system="S", role="new", turn=3, model="qwen")
+        store.write_calls([call])
+        assert store.read_calls()[-1] == call
+        assert store.last_rowids() == (7, 6)  # ids go on after the old ones
+        store.set_meta("x", "1")
+        assert store.delete_error_dialogues() == 0
+
+
+def test_a_store_that_cannot_be_written_is_read_as_format_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _v1_store(tmp_path / "store.sqlite")
+    before = {name: _rows(path, sql) for name, sql in VIEWED.items()}
+    connect = store_module._connect
+    # Read-only by the connection, not file permissions (the tests may run as root).
+    monkeypatch.setattr(store_module, "_connect", lambda p, mode: connect(p, "ro"))
+    with RunStore.open(path) as store:
+        assert store.get_meta("schema_version") == "1"
+        assert [r.dialogue_id for r in store.read_results()] == ["S:b", "S:a"]
+        assert [c.dialogue_id for c in store.read_calls()] == [None, "S:b", "S:a", "ghost"]
+        assert [t.tool for t in store.read_tool_calls()] == ["sql"]
+    assert {name: _rows(path, sql) for name, sql in VIEWED.items()} == before
+
+
+def test_an_upgrade_cut_short_leaves_format_1_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _v1_store(tmp_path / "store.sqlite")
+    before = {name: _rows(path, sql) for name, sql in VIEWED.items()}
+    script = store_format._upgrade_script
+    # The last statement (the format's number) fails: everything before it is rolled back.
+    monkeypatch.setattr(
+        store_format, "_upgrade_script", lambda c: [*script(c)[:-1], "UPDATE nowhere SET x = 1"]
+    )
+    with RunStore.open(path) as store:
+        assert store.get_meta("schema_version") == "1"
+        assert [r.dialogue_id for r in store.read_results()] == ["S:b", "S:a"]
+    assert {name: _rows(path, sql) for name, sql in VIEWED.items()} == before
+    tables = {r[0] for r in _rows(path, "SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "labels" not in tables and "turn_rows" not in tables
+
+
+def test_calls_name_their_dialogue_once(tmp_path: Path) -> None:
+    from tests.test_store import _call, _result
+
+    with RunStore.create(tmp_path / "store.sqlite") as store:
+        store.write_dialogue(_result("d1"), [_call("d1"), _call("d1", role="ask")])
+        store.write_calls([_call("elsewhere")])
+        assert [c.dialogue_id for c in store.read_calls()] == ["d1", "d1", "elsewhere"]
+    path = tmp_path / "store.sqlite"
+    assert _rows(path, "SELECT dialogue, other_dialogue, role FROM call_rows ORDER BY id") == [
+        (1, None, 2), (1, None, 4), (None, "elsewhere", 2),
+    ]  # fmt: skip
+    assert _rows(path, "SELECT id, text FROM labels ORDER BY id") == [
+        (1, "macrs"), (2, "planner"), (3, "qwen"), (4, "ask"),
+    ]  # fmt: skip
