@@ -323,8 +323,13 @@ def test_the_campaigns_samples_are_read_from_the_set_on_each_pass(
     )  # fmt: skip
     write_sample_set(path, header, old)
     calls: list[int] = []
-    real = module.user_items
-    monkeypatch.setattr(module, "user_items", lambda *a: calls.append(1) or real(*a))
+    real = module.user_items  # type: ignore[attr-defined]
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(module, "user_items", counted)
     samples = CampaignSetup.from_scenario(scenario(5, sample_set=path)).campaign_samples()
     assert isinstance(samples, SampleSetView) and len(samples) == 5
     assert list(samples) == drawn and list(samples) == drawn
