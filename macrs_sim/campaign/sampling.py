@@ -29,6 +29,9 @@ from macrs_sim.simulators.registry import SampleContext, resolve_simulator
 Prepared = Sample | Exception | None
 
 
+PrepareEach = Callable[[list[Sample]], Awaitable[list[Prepared]]]
+
+
 async def prepare_each(
     setup: CampaignSetup,
     samples: list[Sample],
@@ -41,10 +44,22 @@ async def prepare_each(
     only. Each advances the bar's `task` (a new "preparing samples" bar when None)."""
     if task is None:
         task = bar.add("preparing samples", len(samples))
+    return await sample_preparer(setup, bar, should_stop, task)(samples)
+
+
+def sample_preparer(
+    setup: CampaignSetup, bar: CampaignProgress, should_stop: Callable[[], bool], task: int
+) -> PrepareEach:
+    """`prepare_each` for lists of samples given one after another, `campaign.concurrency`
+    at a time across all of them: a list may start while the one before it finishes."""
     spec = setup.simulator_spec
     if spec.prepare is None:
-        bar.advance(task, len(samples))
-        return list(samples)
+
+        async def as_drawn(samples: list[Sample]) -> list[Prepared]:
+            bar.advance(task, len(samples))
+            return list(samples)
+
+        return as_drawn
     model = setup.scenario.simulator_model()
     ctx = SampleContext(
         catalog=setup.catalog,
@@ -64,7 +79,10 @@ async def prepare_each(
             bar.advance(task)
             return done
 
-    return list(await asyncio.gather(*(one(s) for s in samples)))
+    async def each(samples: list[Sample]) -> list[Prepared]:
+        return list(await asyncio.gather(*(one(s) for s in samples)))
+
+    return each
 
 
 async def prepare_samples(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from autogen_core.models import ChatCompletionClient
@@ -16,8 +17,9 @@ from macrs_sim.config import ModelConfig, Scenario, SystemEntry
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import Grounder
-from macrs_sim.data.sample_set import read_sample_set
-from macrs_sim.data.samples import build_samples, with_pre_target
+from macrs_sim.data.sample_set import SampleSetReader
+from macrs_sim.data.sample_view import SampleSetView
+from macrs_sim.data.samples import build_samples, user_items, with_pre_target
 from macrs_sim.data.splits import deferred_campaign_dataset
 from macrs_sim.llm.accounting import CallLog
 from macrs_sim.llm.backends.registry import backend_spec, resolve_model
@@ -224,14 +226,21 @@ class CampaignSetup:
             raise made
         return made
 
-    def campaign_samples(self) -> list[Sample]:
+    def campaign_samples(self) -> Sequence[Sample]:
         """The campaign's samples as the runner draws them (the sample set, else drawn
-        from the seed: deterministic), so a trainer knows which targets to hold out."""
+        from the seed: deterministic), so a trainer knows which targets to hold out. A
+        sample set is read from its file on each pass, one chunk held at a time."""
         path = self.scenario.data.sample_set
         if path:
             expected = (self.dataset.name, self.dataset.fingerprint)
-            samples = read_sample_set(Path(path), self.catalog, dataset=expected)[1]
-            return with_pre_target(samples, self.dataset, self.scenario.data)
+            reader = SampleSetReader(Path(path), self.catalog, dataset=expected)
+            data = self.scenario.data
+            users = cache(lambda: user_items(self.dataset, data))  # once, not once a chunk
+
+            def prepare(chunk: list[Sample]) -> list[Sample]:
+                return with_pre_target(chunk, self.dataset, data, users)
+
+            return SampleSetView(reader, prepare)
         return build_samples(self.dataset, self.scenario.data)
 
     def build_simulator(

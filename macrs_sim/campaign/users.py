@@ -3,7 +3,9 @@
 They are stored a chunk at a time (SAMPLE_CHUNK), each chunk with its preparation's calls
 in one transaction, so a campaign of any size holds one chunk; a run killed between chunks
 goes on from the first sample it had not stored (the meta key SAMPLES_PARTIAL says it was
-cut short), in the same order.
+cut short), in the same order. The next chunk's preparation starts while one finishes, so
+the model server stays `campaign.concurrency` busy across chunk edges; chunks are stored in
+order, and at most two are held.
 
 A sample that cannot be prepared costs its dialogues, not the campaign: when the
 model caused it (a reply broken after the repairs), each system's dialogue with it
@@ -14,6 +16,7 @@ unstarted, and the same command prepares it again.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -23,7 +26,7 @@ from macrs_sim.campaign.jobs import error_result
 from macrs_sim.campaign.outage import is_outage
 from macrs_sim.campaign.progress import CampaignProgress
 from macrs_sim.campaign.sample_source import SampleSource
-from macrs_sim.campaign.sampling import Prepared, prepare_each
+from macrs_sim.campaign.sampling import Prepared, PrepareEach, sample_preparer
 from macrs_sim.campaign.setup import CampaignSetup
 from macrs_sim.data.sample_set import SAMPLE_CHUNK
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample
@@ -38,6 +41,17 @@ def is_prepared(sample: Sample) -> bool:
     return bool(sample.opening)
 
 
+# A chunk's samples to store, those of them being prepared, and the preparing.
+_InFlight = tuple[list[Sample], list[Sample], "asyncio.Task[list[Prepared]]"]
+
+
+@dataclass
+class _Chunk:
+    samples: list[Sample]  # to store
+    todo: list[Sample]  # of those, the ones prepared
+    outcomes: list[Prepared]  # what preparing each of `todo` gave
+
+
 @dataclass
 class _Preparing:
     setup: CampaignSetup
@@ -46,6 +60,7 @@ class _Preparing:
     task: int
     should_stop: Callable[[], bool]
     take_calls: Callable[[], list[LLMCallRecord]]
+    prepare: PrepareEach
 
     def _dialogue_ids(self, samples: list[Sample]) -> list[str]:
         return [f"{s.name}:{x.sample_id}" for x in samples for s in self.setup.scenario.systems]
@@ -78,8 +93,11 @@ class _Preparing:
 
     async def write(self, samples: list[Sample], todo: list[Sample], meta: dict[str, str]) -> None:
         """`samples` stored, those of `todo` prepared first (as far as they can be)."""
-        outcomes = await prepare_each(self.setup, todo, self.bar, self.should_stop, self.task)
-        by_id = dict(zip((s.sample_id for s in todo), outcomes, strict=True))
+        self.store_prepared(_Chunk(samples, todo, await self.prepare(todo)), meta)
+
+    def store_prepared(self, chunk: _Chunk, meta: dict[str, str]) -> None:
+        samples, todo = chunk.samples, chunk.todo
+        by_id = dict(zip((s.sample_id for s in todo), chunk.outcomes, strict=True))
         ready = [x if isinstance(x := by_id.get(s.sample_id), Sample) else s for s in samples]
         failed = self.failed_dialogues(todo, by_id)
         self.store.write_prepared(ready, self.take_calls(), failed, meta)
@@ -97,16 +115,45 @@ class _Preparing:
                 await self.write(todo, todo, {})
 
     async def new(self, chunks: Iterator[list[Sample]], prepared: bool) -> None:
-        """The source's samples not stored yet, a chunk at a time, in the source's order."""
-        for chunk in chunks:
-            stored = self.store.pages.stored_sample_ids([s.sample_id for s in chunk])
-            new = [s for s in chunk if s.sample_id not in stored]
-            if new:
+        """The source's samples not stored yet, a chunk at a time, in the source's order;
+        a chunk is prepared while the one before it finishes, and stored after it."""
+        inflight: list[_InFlight] = []
+        try:
+            while (chunk := await self._next(chunks, inflight)) is not None:
+                stored = self.store.pages.stored_sample_ids([s.sample_id for s in chunk])
+                new = [s for s in chunk if s.sample_id not in stored]
+                if not new:
+                    continue
                 todo = [] if prepared else [s for s in new if not is_prepared(s)]
                 if not prepared:  # a sample set's samples are not on the bar
                     self.bar.advance(self.task, len(new) - len(todo))
-                await self.write(new, todo, {SAMPLES_PARTIAL: "1"})
+                inflight.append((new, todo, asyncio.ensure_future(self.prepare(todo))))
+                if len(inflight) == 2:
+                    await self._store_first(inflight)
+            while inflight:
+                await self._store_first(inflight)
+        finally:
+            for _, _, outcomes in inflight:  # a failure or stop in between: nothing left running
+                outcomes.cancel()
         self.store.delete_meta(SAMPLES_PARTIAL)
+
+    async def _next(
+        self, chunks: Iterator[list[Sample]], inflight: list[_InFlight]
+    ) -> list[Sample] | None:
+        """The source's next chunk (None at its end); when reading it fails, the chunks
+        being prepared are stored first, as they would have been before it was read."""
+        try:
+            return next(chunks, None)
+        except Exception:
+            while inflight:
+                await self._store_first(inflight)
+            raise
+
+    async def _store_first(self, inflight: list[_InFlight]) -> None:
+        samples, todo, outcomes = inflight[0]
+        done = await outcomes
+        inflight.pop(0)
+        self.store_prepared(_Chunk(samples, todo, done), {SAMPLES_PARTIAL: "1"})
 
 
 async def ready_samples(
@@ -127,7 +174,8 @@ async def ready_samples(
     new = 0 if complete or source.prepared else max(source.count - store.pages.count_samples(), 0)
     unprepared = store.pages.count_samples(unprepared=True, upto=upto)
     task = bar.add("preparing samples", new + unprepared)
-    preparing = _Preparing(setup, store, bar, task, should_stop, take_calls)
+    prepare = sample_preparer(setup, bar, should_stop, task)
+    preparing = _Preparing(setup, store, bar, task, should_stop, take_calls, prepare)
     await preparing.earlier(upto)
     if not complete:
         await preparing.new(chunks, source.prepared)

@@ -303,3 +303,34 @@ def test_an_old_sample_set_works_out_its_users_once(
     assert [len(c) for c in chunks] == [2, 2, 1]
     assert all(s.pre_target is not None for c in chunks for s in c)
     assert calls == [1]
+
+
+def test_the_campaigns_samples_are_read_from_the_set_on_each_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What `prepare` and the systems' popularity get: the set's samples, pre-target filled
+    # in for an old set (its users worked out once), read again each pass, never a list.
+    from macrs_sim.campaign import setup as module
+    from macrs_sim.data.sample_view import SampleSetView
+
+    drawn_setup = CampaignSetup.from_scenario(scenario(5))
+    drawn = [s.model_copy(update={"opening": "Hi."}) for s in drawn_setup.campaign_samples()]
+    old = [s.model_copy(update={"pre_target": None}) for s in drawn]
+    path = tmp_path / "old.jsonl"
+    header = SampleSetHeader(
+        dataset=drawn_setup.dataset.name, dataset_fingerprint=drawn_setup.dataset.fingerprint,
+        data={}, simulator={}, n_samples=len(old),
+    )  # fmt: skip
+    write_sample_set(path, header, old)
+    calls: list[int] = []
+    real = module.user_items  # type: ignore[attr-defined]
+
+    def counted(*args: Any) -> Any:
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(module, "user_items", counted)
+    samples = CampaignSetup.from_scenario(scenario(5, sample_set=path)).campaign_samples()
+    assert isinstance(samples, SampleSetView) and len(samples) == 5
+    assert list(samples) == drawn and list(samples) == drawn
+    assert calls == [1]
