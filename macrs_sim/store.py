@@ -20,7 +20,14 @@ from typing import Any
 from macrs_sim import store_samples as paged
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
-from macrs_sim.store_format import FORMAT, SCHEMA, store_format, upgrade
+from macrs_sim.store_format import (
+    FORMAT,
+    SCHEMA,
+    calls_in_dialogue_order,
+    count_sql,
+    store_format,
+    upgraded,
+)
 from macrs_sim.store_read import (
     StoredEvent,
     call,
@@ -47,17 +54,6 @@ _READABLE = ("1", FORMAT)
 STORE_FILE = "store.sqlite"  # a run directory's store (campaign.rundir lays the directory out)
 
 
-def _upgraded(conn: sqlite3.Connection) -> bool:
-    """Rewrite a format 1 store as format 2; False when it cannot be written (a read-only
-    copy), which is then read as format 1: True unless it is also too old for tool calls."""
-    try:
-        upgrade(conn)
-    except sqlite3.OperationalError:
-        has = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'"
-        return conn.execute(has).fetchone() is not None
-    return True
-
-
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
     # Autocommit mode: transactions are opened explicitly in `_transaction`.
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None)
@@ -70,6 +66,7 @@ class RunStore:
         self.path = path
         self._conn = conn
         self._tool_table = True  # False only for a format 1 store from before tool calls
+        self.format = FORMAT  # "1" only for a format 1 store that could not be rewritten
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA foreign_keys=ON")
 
@@ -118,13 +115,18 @@ class RunStore:
         if problem is not None:
             conn.close()
             raise DataError(f"{path}: damaged run store ({problem}); it cannot be read")
-        tool_table = version != "1" or _upgraded(conn)
+        try:
+            tool_table = version != "1" or upgraded(path, conn)
+        except DataError:
+            conn.close()
+            raise
         try:
             store = cls(path, conn)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise DataError(f"{path}: run store cannot be opened ({exc})") from None
         store._tool_table = tool_table
+        store.format = store_format(conn) or FORMAT
         return store
 
     @staticmethod
@@ -252,8 +254,9 @@ class RunStore:
     ) -> None:
         """Prepared samples (replacing stored ones of the same id) with the calls that
         prepared them, the error dialogues of those that could not be (and `meta` keys), all
-        or nothing: a run killed in between neither loses the samples nor records their calls
-        twice."""
+        or nothing: a run killed in between neither loses the samples nor records a call
+        twice (`calls` are those made since the last write, which may include calls for
+        samples prepared next: they were made, and are kept as made)."""
         rows = [(s.sample_id, s.model_dump_json()) for s in samples]
         try:
             with self._transaction() as conn:
@@ -382,8 +385,13 @@ class RunStore:
     def counts(self) -> dict[str, int]:
         tables = ("dialogues", "turns", "llm_calls", "tool_calls")
         return {
-            t: int(self._conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0])
+            t: int(self._conn.execute(count_sql(self.format, t)).fetchone()[0])
             if t != "tool_calls" or self._tool_table
             else 0
             for t in tables
         }
+
+    def calls_in_dialogue_order(self, name: str, columns: Sequence[str]) -> sqlite3.Cursor:
+        """The model (`name` = llm_calls) or tool calls of stored dialogues, `id` and
+        `columns`, in the order `iter_results` yields the dialogues, then by id."""
+        return self._conn.execute(calls_in_dialogue_order(self.format, name, columns))

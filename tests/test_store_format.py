@@ -11,6 +11,7 @@ import pytest
 
 from macrs_sim import store as store_module
 from macrs_sim import store_format
+from macrs_sim.errors import DataError
 from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
 from macrs_sim.store_format import SCHEMA_V1, statements
@@ -139,9 +140,13 @@ def test_an_upgrade_cut_short_leaves_format_1_whole(
     monkeypatch.setattr(
         store_format, "_upgrade_script", lambda c: [*script(c)[:-1], "UPDATE nowhere SET x = 1"]
     )
-    with RunStore.open(path) as store:
-        assert store.get_meta("schema_version") == "1"
-        assert [r.dialogue_id for r in store.read_results()] == ["S:b", "S:a"]
+    with pytest.raises(DataError) as err:
+        RunStore.open(path)
+    assert str(err.value) == (
+        f"{path}: run store format 1 could not be rewritten as format 2 (no such table: "
+        "nowhere); nothing was changed: run again once no other macrs-sim uses it"
+    )
+    assert _rows(path, "SELECT value FROM meta WHERE key = 'schema_version'") == [("1",)]
     assert {name: _rows(path, sql) for name, sql in VIEWED.items()} == before
     tables = {r[0] for r in _rows(path, "SELECT name FROM sqlite_master WHERE type='table'")}
     assert "labels" not in tables and "turn_rows" not in tables
@@ -161,3 +166,81 @@ def test_calls_name_their_dialogue_once(tmp_path: Path) -> None:
     assert _rows(path, "SELECT id, text FROM labels ORDER BY id") == [
         (1, "macrs"), (2, "planner"), (3, "qwen"), (4, "ask"),
     ]  # fmt: skip
+
+
+def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Connections that wait 0.1 s for a lock instead of SQLite's 5 s."""
+
+    def connect(path: Path, mode: str) -> sqlite3.Connection:
+        uri = f"{path.resolve().as_uri()}?mode={mode}"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=0.1)
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    monkeypatch.setattr(store_module, "_connect", connect)
+
+
+def test_a_store_in_use_is_not_mistaken_for_a_read_only_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _v1_store(tmp_path / "store.sqlite")
+    _quick(monkeypatch)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process writing
+    try:
+        with pytest.raises(DataError, match="could not be rewritten as format 2 \\(database "
+                           "is locked\\); nothing was changed"):  # fmt: skip
+            RunStore.open(path)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    with RunStore.open(path) as store:  # free again: upgraded
+        assert store.format == "2"
+
+
+def test_a_researchers_view_reads_the_same_after_the_upgrade(tmp_path: Path) -> None:
+    path = _v1_store(tmp_path / "store.sqlite")
+    mine = "SELECT * FROM mine ORDER BY model"
+    with sqlite3.connect(path) as conn:
+        conn.execute(
+            "CREATE VIEW mine AS SELECT model, COUNT(*) AS n, SUM(prompt_tokens) AS p "
+            "FROM llm_calls GROUP BY model"
+        )
+    conn.close()
+    before = _rows(path, mine)
+    assert before == [("llama", 1, 99), ("qwen", 3, 131)]
+    RunStore.open(path).close()
+    assert _rows(path, mine) == before
+
+
+def test_call_ids_go_on_from_format_1s_counter(tmp_path: Path) -> None:
+    path = _v1_store(tmp_path / "store.sqlite")
+    with sqlite3.connect(path) as conn:  # calls 6-9 were made and deleted by hand
+        conn.execute("UPDATE sqlite_sequence SET seq = 9 WHERE name = 'llm_calls'")
+        conn.execute("INSERT INTO sqlite_sequence VALUES ('tool_calls', 4)")
+    conn.close()
+    with RunStore.open(path) as store:
+        store.write_calls([LLMCallRecord(dialogue_id=None, system=None, role="r", turn=None,
+                                         model="m")])  # fmt: skip
+        assert store.last_rowids() == (7, 10)
+    assert _rows(path, "SELECT name, seq FROM sqlite_sequence WHERE name LIKE '%_rows'") == [
+        ("call_rows", 10), ("tool_rows", 4),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("writable", [True, False])
+def test_counts_and_calls_in_dialogue_order_on_either_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, writable: bool
+) -> None:
+    path = _v1_store(tmp_path / "store.sqlite")
+    if not writable:
+        connect = store_module._connect
+        monkeypatch.setattr(store_module, "_connect", lambda p, mode: connect(p, "ro"))
+    with RunStore.open(path) as store:
+        assert store.format == ("2" if writable else "1")
+        assert store.counts() == {"dialogues": 2, "turns": 3, "llm_calls": 4, "tool_calls": 1}
+        # Calls of stored dialogues, S:b (rowid 3) before S:a (rowid 7): not 1 or the ghost.
+        calls = store.calls_in_dialogue_order("llm_calls", ["dialogue_id", "role"])
+        assert [tuple(r) for r in calls] == [(2, "S:b", "planner"), (4, "S:a", "ask")]
+        tools = store.calls_in_dialogue_order("tool_calls", ["dialogue_id", "tool"])
+        assert [tuple(r) for r in tools] == [(2, "S:a", "sql")]

@@ -33,8 +33,18 @@ class SampleSetView(Sequence[Sample]):
         for chunk in self._reader.chunks(self._chunk):
             yield from self._prepare(chunk)
 
+    # Sequence's defaults of these index item by item: a pass over the file each.
     def __reversed__(self) -> Iterator[Sample]:
-        return reversed(list(self))  # Sequence's default would read the file once an item
+        return reversed(list(self))
+
+    def __contains__(self, value: object) -> bool:
+        return any(s == value for s in self)
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        return list(self).index(value, start, len(self) if stop is None else stop)  # type: ignore[arg-type]
+
+    def count(self, value: object) -> int:
+        return sum(1 for s in self if s == value)
 
     @overload
     def __getitem__(self, index: int) -> Sample: ...

@@ -23,14 +23,6 @@ _CALL_SKIP = {"dialogue_id", "system"}
 _HAS_TOOLS = "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = 'tool_calls'"
 
 
-def _calls_sql(table: str, columns: Iterable[str]) -> str:
-    """The table's calls of stored dialogues, in the order `iter_results` yields those."""
-    cols = ", ".join(f"c.{c.strip()}" for c in ("id", *columns))
-    return (
-        f"SELECT {cols} FROM {table} c JOIN dialogues d USING (dialogue_id) ORDER BY d.rowid, c.id"
-    )
-
-
 class DialogueCalls:
     """Each dialogue's model (or tool) calls as plain dicts (every field of the record but
     the two skipped), handed out one dialogue at a time as the dialogues are read.
@@ -58,10 +50,11 @@ class DialogueCalls:
     @classmethod
     def of(cls, store: RunStore) -> tuple[DialogueCalls, DialogueCalls]:
         """The store's model calls and tool calls, each in the dialogues' store order."""
-        llm = store.query(_calls_sql("llm_calls", LLMCallRecord.model_fields))
+        llm = store.calls_in_dialogue_order("llm_calls", list(LLMCallRecord.model_fields))
         tools: Iterable[sqlite3.Row] = ()
         if store.query(_HAS_TOOLS).fetchone() is not None:
-            tools = store.query(_calls_sql("tool_calls", TOOL_COLS.split(",")))
+            columns = [c.strip() for c in TOOL_COLS.split(",")]
+            tools = store.calls_in_dialogue_order("tool_calls", columns)
         return (
             cls(decode_rows(store.path, "llm_calls", llm, lambda r: r["id"], call)),
             cls(decode_rows(store.path, "tool_calls", tools, lambda r: r["id"], tool_record)),

@@ -72,3 +72,25 @@ def test_a_set_replaced_after_opening_is_refused(
     write_sample_set(path, header(4), users(sample, 4))
     with pytest.raises(DataError, match="the sample set changed while the run read it"):
         list(view)
+
+
+def test_membership_index_and_count_read_the_file_once(
+    tmp_path: Path, catalog: Catalog, sample: Sample
+) -> None:
+    path = tmp_path / "set.jsonl"
+    write_sample_set(path, header(5), users(sample, 5))
+    chunks: list[int] = []
+
+    def prepare(chunk: list[Sample]) -> list[Sample]:
+        chunks.append(len(chunk))
+        return chunk
+
+    view = SampleSetView(SampleSetReader(path, catalog), prepare, chunk=2)
+    third = list(view)[2]
+    chunks.clear()
+    assert third in view and view.index(third) == 2 and view.count(third) == 1
+    # One pass each (`in` stops at the match), not one a sample.
+    assert chunks == [2, 2] + [2, 2, 1] * 2
+    assert "s2" not in view
+    with pytest.raises(ValueError):
+        view.index(third, 3)

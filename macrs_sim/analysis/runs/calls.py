@@ -26,15 +26,18 @@ def _relabelled(values: tuple[Any, ...], names: Mapping[str, str]) -> Call:
 
 # A system's own LLM calls (usage.py): in its own dialogues, not the simulator's ("user"),
 # and of those the calls made in a stored turn, with their tokens. Integer sums: exact.
+# The turn is looked up with EXISTS, not LEFT JOIN: SQLite cannot merge a view that is a
+# join (format 2's `turns`) into a LEFT JOIN and would copy every turn to a temporary table.
 USAGE_SQL = """
-SELECT c.system AS system, COUNT(*) AS calls, COUNT(t.turn) AS in_turns,
-       COALESCE(SUM(CASE WHEN t.turn IS NOT NULL
-                    THEN c.prompt_tokens + c.completion_tokens END), 0) AS tokens
-FROM llm_calls c
-JOIN dialogues d ON d.dialogue_id = c.dialogue_id AND d.system = c.system
-LEFT JOIN turns t ON t.dialogue_id = c.dialogue_id AND t.turn = c.turn
-WHERE c.role NOT IN ({roles}) AND c.id <= ? AND d.rowid <= ?
-GROUP BY c.system
+SELECT system, COUNT(*) AS calls, SUM(in_turn) AS in_turns,
+       COALESCE(SUM(CASE WHEN in_turn THEN tokens END), 0) AS tokens
+FROM (SELECT c.system AS system, c.prompt_tokens + c.completion_tokens AS tokens,
+             EXISTS (SELECT 1 FROM turns t
+                     WHERE t.dialogue_id = c.dialogue_id AND t.turn = c.turn) AS in_turn
+      FROM llm_calls c
+      JOIN dialogues d ON d.dialogue_id = c.dialogue_id AND d.system = c.system
+      WHERE c.role NOT IN ({roles}) AND c.id <= ? AND d.rowid <= ?)
+GROUP BY system
 """
 
 
