@@ -1,6 +1,6 @@
 """The system registry: every system under test is a `SystemSpec`, never an if/else.
 
-Layering (DESIGN.md §1, config < agents): config.py knows only a generic `SystemEntry`
+Layering (DESIGN.md §1, config < agents): config/ knows only a generic `SystemEntry`
 (name, kind, model, the kind's own fields kept unchecked). This module owns the kinds:
 `resolve_entries` turns each entry into its kind's typed options model (a subclass of
 SystemEntry with unknown fields forbidden), which is a discriminated union over the

@@ -1,6 +1,6 @@
 """The simulator registry: every `[simulator] kind = ...` is a `SimulatorSpec`, never an if/else.
 
-Layering (DESIGN.md §1, config < simulators): config.py keeps the `[simulator]` table as
+Layering (DESIGN.md §1, config < simulators): config/ keeps the `[simulator]` table as
 given (`SimulatorConfig`: a kind and fields); this module owns the kinds. `resolve_simulator`
 turns the table into its kind's options model (a subclass of `SimulatorOptions`, unknown
 fields forbidden) with a one-line error, when a campaign starts (campaign/setup.py).

@@ -56,9 +56,9 @@ NAME_HOMES = (
     "evaluation/interecagent/",
 )
 NAME_ALLOWED = {
-    # config.py's model classes: a comment on the `[simulator]` kinds beside their default.
-    ("config.py", "llm"),
-    ("config.py", "agenda"),
+    # config/sections.py's SimulatorConfig: a comment on the `[simulator]` kinds by their default.
+    ("config/sections.py", "llm"),
+    ("config/sections.py", "agenda"),
     # Structured-output mode names ("openai": response_format json_schema), not backends.
     ("llm/modes.py", "openai"),
 }

@@ -1,6 +1,6 @@
 """The backend registry: every `[model] backend = ...` is a `BackendSpec`, never an if/else.
 
-Layering (DESIGN.md §1, config < llm): config.py types the built-in backends' options at
+Layering (DESIGN.md §1, config < llm): config/ types the built-in backends' options at
 load and keeps any other backend's table raw (`ModelEntry`); this module owns which
 backends exist. `resolve_model` turns a raw table into its backend's options model (a
 subclass of `ModelOptions`, unknown fields forbidden) with a one-line error. factory.py
