@@ -28,6 +28,7 @@ def _relabelled(values: tuple[Any, ...], names: Mapping[str, str]) -> Call:
 # and of those the calls made in a stored turn, with their tokens. Integer sums: exact.
 # The turn is looked up with EXISTS, not LEFT JOIN: SQLite cannot merge a view that is a
 # join (format 2's `turns`) into a LEFT JOIN and would copy every turn to a temporary table.
+# LIMIT -1 keeps the inner query a co-routine: merged, it would look each turn up twice.
 USAGE_SQL = """
 SELECT system, COUNT(*) AS calls, SUM(in_turn) AS in_turns,
        COALESCE(SUM(CASE WHEN in_turn THEN tokens END), 0) AS tokens
@@ -36,7 +37,7 @@ FROM (SELECT c.system AS system, c.prompt_tokens + c.completion_tokens AS tokens
                      WHERE t.dialogue_id = c.dialogue_id AND t.turn = c.turn) AS in_turn
       FROM llm_calls c
       JOIN dialogues d ON d.dialogue_id = c.dialogue_id AND d.system = c.system
-      WHERE c.role NOT IN ({roles}) AND c.id <= ? AND d.rowid <= ?)
+      WHERE c.role NOT IN ({roles}) AND c.id <= ? AND d.rowid <= ? LIMIT -1)
 GROUP BY system
 """
 
