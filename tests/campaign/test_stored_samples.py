@@ -277,6 +277,19 @@ def test_a_dialogue_row_without_an_id_leaves_the_jobs_alone(tmp_path: Path) -> N
         assert [j.dialogue_id for j in jobs] == ["A:s1", "B:s1", "B:s2"]
 
 
+def _old_set(path: Path, opening: str) -> tuple[Path, list[Sample]]:
+    """A set as written before pre_target was recorded, of the 5 samples a scenario draws
+    (each given `opening`); and those samples as drawn, pre_target included."""
+    setup = CampaignSetup.from_scenario(scenario(5))
+    drawn = [s.model_copy(update={"opening": opening}) for s in setup.campaign_samples()]
+    header = SampleSetHeader(
+        dataset=setup.dataset.name, dataset_fingerprint=setup.dataset.fingerprint,
+        data={}, simulator={}, n_samples=len(drawn),
+    )  # fmt: skip
+    write_sample_set(path, header, [s.model_copy(update={"pre_target": None}) for s in drawn])
+    return path, drawn
+
+
 def test_an_old_sample_set_works_out_its_users_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -287,17 +300,7 @@ def test_an_old_sample_set_works_out_its_users_once(
     calls: list[int] = []
     real = module.user_items
     monkeypatch.setattr(module, "user_items", lambda *a: calls.append(1) or real(*a))
-    setup = CampaignSetup.from_scenario(scenario(5))
-    drawn = [
-        s.model_copy(update={"pre_target": None, "opening": "Hello."})
-        for s in setup.campaign_samples()
-    ]
-    path = tmp_path / "old.jsonl"
-    header = SampleSetHeader(
-        dataset=setup.dataset.name, dataset_fingerprint=setup.dataset.fingerprint,
-        data={}, simulator={}, n_samples=len(drawn),
-    )  # fmt: skip
-    write_sample_set(path, header, drawn)
+    path, _ = _old_set(tmp_path / "old.jsonl", "Hello.")
     source = sample_source(CampaignSetup.from_scenario(scenario(5, sample_set=path)), size=2)
     chunks = list(source.take())
     assert [len(c) for c in chunks] == [2, 2, 1]
@@ -313,15 +316,7 @@ def test_the_campaigns_samples_are_read_from_the_set_on_each_pass(
     from macrs_sim.campaign import setup as module
     from macrs_sim.data.sample_view import SampleSetView
 
-    drawn_setup = CampaignSetup.from_scenario(scenario(5))
-    drawn = [s.model_copy(update={"opening": "Hi."}) for s in drawn_setup.campaign_samples()]
-    old = [s.model_copy(update={"pre_target": None}) for s in drawn]
-    path = tmp_path / "old.jsonl"
-    header = SampleSetHeader(
-        dataset=drawn_setup.dataset.name, dataset_fingerprint=drawn_setup.dataset.fingerprint,
-        data={}, simulator={}, n_samples=len(old),
-    )  # fmt: skip
-    write_sample_set(path, header, old)
+    path, drawn = _old_set(tmp_path / "old.jsonl", "Hi.")
     calls: list[int] = []
     real = module.user_items  # type: ignore[attr-defined]
 
