@@ -1,4 +1,4 @@
-"""Damaging one cell of a run store in tests, through format 2's tables (store_format.py):
+"""Damaging one cell of a run store in tests, through format 2's tables (macrs_sim/store/format.py):
 the views `turns`, `llm_calls` and `tool_calls` cannot be written."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from macrs_sim.store_format import SCHEMA_V1, statements
+from macrs_sim.store.format import SCHEMA_V1, statements
 
 _V1_TABLES = ("dialogues", "turns", "llm_calls", "tool_calls")
 _COPY = """

@@ -22,7 +22,7 @@ SAMPLES = [make_sample("s-1", "m1"), make_sample("s-2", "m2")]
 SCRIPTS = [Script("MACRS", "s-1", ("A", "R+")), Script("LLM", "s-1", ("R",), final=2)]
 ALL_STATUSES = "known: running, finished, stopped_budget, incomplete"
 
-# A turn or call row points at its dialogue by key (store_format.py, format 2).
+# A turn or call row points at its dialogue by key (macrs_sim/store/format.py, format 2).
 MACRS_S1 = "(SELECT id FROM dialogues WHERE dialogue_id = 'MACRS:s-1')"
 LLM_S1 = "(SELECT id FROM dialogues WHERE dialogue_id = 'LLM:s-1')"
 

@@ -1,4 +1,4 @@
-"""Store format 2 (store_format.py): a format 1 store, written here row by row as an older
+"""Store format 2 (macrs_sim/store/format.py): a format 1 store, written here row by row as an older
 macrs-sim wrote it, is upgraded on open with every row, id and order kept; its views show
 format 1's rows exactly; a store that cannot be written is read as format 1."""
 
@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from macrs_sim import store as store_module
-from macrs_sim import store_format
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import LLMCallRecord
-from macrs_sim.store import RunStore
-from macrs_sim.store_format import SCHEMA_V1, statements
+from macrs_sim.store import RunStore, run_store
+from macrs_sim.store import format as store_format
+from macrs_sim.store.format import SCHEMA_V1, statements
 
 OPENING = '{"text":"Hi","accepted":false,"leak_retries":0,"redacted":false,"ended":false}'
 ITEMS = '[{"title":"Heat","item_id":"m1","score":1.0,"method":"exact"}]'
@@ -119,9 +118,9 @@ def test_a_store_that_cannot_be_written_is_read_as_format_1(
 ) -> None:
     path = _v1_store(tmp_path / "store.sqlite")
     before = {name: _rows(path, sql) for name, sql in VIEWED.items()}
-    connect = store_module._connect
+    connect = run_store._connect
     # Read-only by the connection, not file permissions (the tests may run as root).
-    monkeypatch.setattr(store_module, "_connect", lambda p, mode: connect(p, "ro"))
+    monkeypatch.setattr(run_store, "_connect", lambda p, mode: connect(p, "ro"))
     with RunStore.open(path) as store:
         assert store.get_meta("schema_version") == "1"
         assert [r.dialogue_id for r in store.read_results()] == ["S:b", "S:a"]
@@ -177,7 +176,7 @@ def _quick(monkeypatch: pytest.MonkeyPatch) -> None:
         conn.row_factory = sqlite3.Row
         return conn
 
-    monkeypatch.setattr(store_module, "_connect", connect)
+    monkeypatch.setattr(run_store, "_connect", connect)
 
 
 def test_a_store_in_use_is_not_mistaken_for_a_read_only_one(
@@ -234,8 +233,8 @@ def test_counts_and_calls_in_dialogue_order_on_either_format(
 ) -> None:
     path = _v1_store(tmp_path / "store.sqlite")
     if not writable:
-        connect = store_module._connect
-        monkeypatch.setattr(store_module, "_connect", lambda p, mode: connect(p, "ro"))
+        connect = run_store._connect
+        monkeypatch.setattr(run_store, "_connect", lambda p, mode: connect(p, "ro"))
     with RunStore.open(path) as store:
         assert store.format == ("2" if writable else "1")
         assert store.counts() == {"dialogues": 2, "turns": 3, "llm_calls": 4, "tool_calls": 1}

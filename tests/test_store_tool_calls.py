@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from macrs_sim import store as store_module
 from macrs_sim.protocol import ToolCallRecord
-from macrs_sim.store import SCHEMA_VERSION, RunStore
+from macrs_sim.store import SCHEMA_VERSION, RunStore, run_store
 from tests.store_v1 import as_format_1
 from tests.test_store import _call, _result
 
@@ -83,9 +82,9 @@ def test_an_old_store_that_cannot_be_written_reads_without_tool_calls(
     with RunStore.create(path) as store:
         store.write_dialogue(_result("d1"), [_call("d1")])
     as_format_1(path, tool_calls=False)
-    connect = store_module._connect
+    connect = run_store._connect
     # Read-only by the connection, not file permissions (the tests may run as root).
-    monkeypatch.setattr(store_module, "_connect", lambda p, mode: connect(p, "ro"))
+    monkeypatch.setattr(run_store, "_connect", lambda p, mode: connect(p, "ro"))
     with RunStore.open(path) as store:
         assert store.read_tool_calls() == []
         assert store.counts() == {"dialogues": 1, "turns": 2, "llm_calls": 1, "tool_calls": 0}

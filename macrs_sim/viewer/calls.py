@@ -14,8 +14,8 @@ from typing import Any
 
 from macrs_sim.protocol import LLMCallRecord, ToolCallRecord
 from macrs_sim.store import RunStore
-from macrs_sim.store_read import call, decode_rows
-from macrs_sim.store_rows import TOOL_COLS, tool_record
+from macrs_sim.store.read import call, decode_rows
+from macrs_sim.store.rows import TOOL_COLS, tool_record
 
 # Call fields the dialogue already says (its id and system) are left out of each call.
 _CALL_SKIP = {"dialogue_id", "system"}

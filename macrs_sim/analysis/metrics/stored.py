@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics
 from macrs_sim.store import RunStore
-from macrs_sim.store_read import damaged
+from macrs_sim.store.read import damaged
 
 
 @dataclass

@@ -13,7 +13,7 @@ from macrs_sim.analysis.runs.combine import Comparison, relabelled_id
 from macrs_sim.analysis.runs.frames import iter_call_values
 from macrs_sim.config import Price
 from macrs_sim.store import RunStore
-from macrs_sim.store_read import damaged
+from macrs_sim.store.read import damaged
 
 
 def _relabelled(values: tuple[Any, ...], names: Mapping[str, str]) -> Call:

@@ -16,7 +16,7 @@ import pandas as pd
 from macrs_sim.analysis.runs.dialogue_pass import Coded, Ids
 from macrs_sim.protocol import LLMCallRecord, Sample
 from macrs_sim.store import RunStore
-from macrs_sim.store_read import call, decode_rows
+from macrs_sim.store.read import call, decode_rows
 
 # The columns of `act_turns`: what the act, transition and usage tables need of a turn.
 ACT_TURN_COLUMNS = ["dialogue_id", "system", "sample_id", "turn", "act", "accepted"]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from macrs_sim.protocol import Sample
-from macrs_sim.store_read import decode_rows
+from macrs_sim.store.read import decode_rows
 
 # campaign.users.is_prepared, in SQL: a sample with an opening utterance.
 PREPARED = "COALESCE(json_extract(json, '$.opening'), '') != ''"
@@ -96,7 +96,7 @@ def dialogue_counts(conn: sqlite3.Connection) -> dict[str, int]:
 def delete_error_dialogues(conn: sqlite3.Connection) -> int:
     """Remove every dialogue stored as an error, so that it is run again; its model and tool
     calls stay (they were made), no longer tied to a dialogue. The caller holds the
-    transaction; the store is format 2 (store_format.py)."""
+    transaction; the store is format 2 (format.py)."""
     errors = "SELECT id FROM dialogues WHERE status = 'error'"
     for table in ("call_rows", "tool_rows"):
         conn.execute(f"UPDATE {table} SET dialogue = NULL WHERE dialogue IN ({errors})")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from macrs_sim.protocol import DialogueResult
-from macrs_sim.store_read import damaged, decode_rows
+from macrs_sim.store.read import damaged, decode_rows
 
 T = TypeVar("T")
 DIALOGUE_COLS = (

@@ -8,7 +8,7 @@ dialogue by its integer key, and a call's names are keys of the `labels` table. 
 the store does not hold, which a campaign never writes, keeps that id as text in
 `other_dialogue`), so every query written for
 format 1 (ours, and a researcher's in the sqlite3 shell) reads either format unchanged;
-only the writers (store_rows.py) know the tables behind them.
+only the writers (rows.py) know the tables behind them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The run store's rows: records to rows of format 2's tables (store_format.py) and back.
+"""The run store's rows: records to rows of format 2's tables (format.py) and back.
 
-Kept apart from `store.py` (the RunStore's transactions and queries) so each stays small.
+Kept apart from `run_store.py` (the RunStore's transactions and queries) so each stays small.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
-from macrs_sim.store_stream import iter_results
+from macrs_sim.store.stream import iter_results
 
 CALL_COLS = ", ".join(LLMCallRecord.model_fields)
 TOOL_COLS = "dialogue_id, system, role, turn, tool, input_json, output_chars, latency_s, ok, error"
-# Format 2's tables (store_format.py): a call's dialogue and names are keys, looked up here.
+# Format 2's tables (format.py): a call's dialogue and names are keys, looked up here.
 _LABEL = "(SELECT id FROM labels WHERE text = ?)"
 INSERT_CALL = (
     "INSERT INTO call_rows (dialogue, other_dialogue, system, role, turn, model, prompt_tokens,"

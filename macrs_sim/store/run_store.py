@@ -2,8 +2,8 @@
 
 Dialogues are written whole (dialogue + turns + calls in one transaction), so an
 interrupted campaign never leaves a half-written dialogue behind and the dialogues stored
-are a safe resume point (store_samples.py: the jobs still to run). The file's format is
-store_format.py's: opening a format 1 store rewrites it as format 2 once, or, where the
+are a safe resume point (samples.py: the jobs still to run). The file's format is
+format.py's: opening a format 1 store rewrites it as format 2 once, or, where the
 file cannot be written, reads it as it is through the same table names.
 """
 
@@ -17,10 +17,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from macrs_sim import store_samples as paged
+import macrs_sim.store.samples as paged
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
-from macrs_sim.store_format import (
+from macrs_sim.store.format import (
     FORMAT,
     SCHEMA,
     calls_in_dialogue_order,
@@ -28,7 +28,7 @@ from macrs_sim.store_format import (
     store_format,
     upgraded,
 )
-from macrs_sim.store_read import (
+from macrs_sim.store.read import (
     StoredEvent,
     call,
     check_meta,
@@ -36,7 +36,7 @@ from macrs_sim.store_read import (
     event,
     integrity_problem,
 )
-from macrs_sim.store_rows import (
+from macrs_sim.store.rows import (
     CALL_COLS,
     JSON_DICT,
     TOOL_COLS,
@@ -47,7 +47,7 @@ from macrs_sim.store_rows import (
     set_meta,
     tool_record,
 )
-from macrs_sim.store_stream import iter_results
+from macrs_sim.store.stream import iter_results
 
 SCHEMA_VERSION = FORMAT
 _READABLE = ("1", FORMAT)
@@ -274,7 +274,7 @@ class RunStore:
             raise ValueError(f"samples not written: {exc}") from None
 
     def delete_error_dialogues(self) -> int:
-        """Remove every dialogue stored as an error (store_samples.py), in one transaction."""
+        """Remove every dialogue stored as an error (samples.py), in one transaction."""
         with self._transaction() as conn:
             return paged.delete_error_dialogues(conn)
 
