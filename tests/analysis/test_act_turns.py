@@ -12,7 +12,7 @@ import pytest
 from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.protocol import DialogueResult, Exchange, SystemTurn, UserTurn
 from macrs_sim.store import RunStore
-from tests.store_cells import set_turn_cell
+from tests.store.store_cells import set_turn_cell
 
 
 def _run(path: Path) -> Path:

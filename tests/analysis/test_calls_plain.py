@@ -17,7 +17,7 @@ from macrs_sim.config import Price
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
-from tests.store_cells import set_call_cell
+from tests.store.store_cells import set_call_cell
 
 PRICES = {"big": Price(prompt=2.5, completion=10.0), "small": Price(prompt=0.15, completion=0.6)}
 GROUPS = (["system"], ["system", "role"], ["system", "turn"])

@@ -15,7 +15,7 @@ from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.protocol import DialogueResult, DialogueStatus, Exchange, SystemTurn, UserTurn
 from macrs_sim.store import RunStore
 from tests.analysis.handmade_runs import Script, make_run, make_sample
-from tests.store_cells import set_turn_cell
+from tests.store.store_cells import set_turn_cell
 
 
 def _result(did: str, acts: tuple[str, ...], accepted_at: int | None) -> DialogueResult:

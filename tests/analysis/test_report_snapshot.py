@@ -21,7 +21,7 @@ from macrs_sim.protocol import LLMCallRecord
 from macrs_sim.store import RunStore
 from tests.analysis.handmade_runs import Script, make_result, make_run
 from tests.analysis.test_compare_protocols import ONE, SAMPLES, SYSTEMS, run_dir, turns
-from tests.store_cells import set_call_cell
+from tests.store.store_cells import set_call_cell
 
 OPTIONS = ReportOptions(n_resamples=50)
 

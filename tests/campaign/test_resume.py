@@ -14,7 +14,7 @@ from macrs_sim.campaign.setup import resolve_scenario
 from macrs_sim.config import Scenario, parse_scenario, scenario_to_toml
 from macrs_sim.errors import DataError
 from macrs_sim.store import RunStore
-from tests.store_cells import delete_dialogue
+from tests.store.store_cells import delete_dialogue
 
 
 def scenario(n_samples: int = 3, max_turns: int = 2, **campaign: Any) -> Scenario:

@@ -31,8 +31,8 @@ from macrs_sim.campaign.scripted import default_scripted_rules  # noqa: E402
 from macrs_sim.config import Scenario, parse_scenario  # noqa: E402
 from macrs_sim.llm.scripted import Rule, ScriptedRequest  # noqa: E402
 from macrs_sim.store import RunStore  # noqa: E402
-from tests.store_cells import delete_dialogue
-from tests.store_v1 import as_format_1
+from tests.store.store_cells import delete_dialogue
+from tests.store.store_v1 import as_format_1
 
 PLAN_FIRST = ["imdb_lookup", "filter_items", "rank_items", "fetch_candidates"]
 REACT = ["filter_items", "rank_items", "fetch_candidates"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from macrs_sim.protocol import DialogueResult, Exchange, SystemTurn, UserTurn
 from macrs_sim.store import RunStore
 from macrs_sim.store.stream import exchange
-from tests.store_v1 import as_format_1
+from tests.store.store_v1 import as_format_1
 
 
 def _result(ended: bool) -> DialogueResult:

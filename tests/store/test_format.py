@@ -152,7 +152,7 @@ def test_an_upgrade_cut_short_leaves_format_1_whole(
 
 
 def test_calls_name_their_dialogue_once(tmp_path: Path) -> None:
-    from tests.test_store import _call, _result
+    from tests.store.test_run_store import _call, _result
 
     with RunStore.create(tmp_path / "store.sqlite") as store:
         store.write_dialogue(_result("d1"), [_call("d1"), _call("d1", role="ask")])

@@ -8,8 +8,8 @@ import pytest
 
 from macrs_sim.protocol import ToolCallRecord
 from macrs_sim.store import SCHEMA_VERSION, RunStore, run_store
-from tests.store_v1 import as_format_1
-from tests.test_store import _call, _result
+from tests.store.store_v1 import as_format_1
+from tests.store.test_run_store import _call, _result
 
 
 def _tool(did: str | None, tool: str = "hard_filter", turn: int | None = 1) -> ToolCallRecord:
