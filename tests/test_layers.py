@@ -81,6 +81,12 @@ def test_every_part_of_the_package_has_a_layer() -> None:
     assert sorted(parts - set(RANK)) == []
 
 
+def test_every_layer_names_a_part_that_exists() -> None:
+    """A part moved or folded into a package (store_rows.py into store/) leaves the table."""
+    parts = {_part(path) for path in _modules()}
+    assert sorted(set(RANK) - parts) == []
+
+
 def test_no_layer_imports_a_higher_one() -> None:
     bad: list[str] = []
     for path in _modules():
