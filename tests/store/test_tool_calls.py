@@ -86,6 +86,7 @@ def test_an_old_store_that_cannot_be_written_reads_without_tool_calls(
     # Read-only by the connection, not file permissions (the tests may run as root).
     monkeypatch.setattr(run_store, "_connect", lambda p, mode: connect(p, "ro"))
     with RunStore.open(path) as store:
+        assert store.format == "1"  # read as it is: the patch above reached RunStore.open
         assert store.read_tool_calls() == []
         assert store.counts() == {"dialogues": 1, "turns": 2, "llm_calls": 1, "tool_calls": 0}
         assert store.read_results() == [_result("d1")]
