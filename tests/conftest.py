@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,16 @@ def catalog() -> Catalog:
     )
 
 
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """llama-cpp-python's server with the embedded GGUF, one for the whole run: its URL."""
+    from tests.llama_server import llama_cpp_server
+
+    log = tmp_path_factory.mktemp("llama-server") / "server.log"
+    with llama_cpp_server(log) as url:
+        yield url
+
+
 @pytest.fixture
 def prompts() -> PromptLibrary:
     return PromptLibrary()
@@ -73,6 +84,23 @@ def sample() -> Sample:
         target_profile=("virtual reality", "martial arts"),
         opening="I want a mind-bending action film.",
     )
+
+
+# --- tiers: what `./scripts/test --fast` leaves out, and who runs the real model -------------
+
+SLOW_MARKS = frozenset({"embedded", "textmodel", "browser", "bench"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test with a slow mark is `slow` too, so `-m "not slow"` is the fast tier. Under
+    xdist the real-model tests share one worker (`--dist loadgroup`): llama.cpp takes every
+    core, and two models decoding at once on a 2-core machine are each over twice as slow."""
+    for item in items:
+        names = {mark.name for mark in item.iter_markers()}
+        if names & SLOW_MARKS:
+            item.add_marker(pytest.mark.slow)
+        if "embedded" in names:
+            item.add_marker(pytest.mark.xdist_group("real-model"))
 
 
 # --- the suite must leave the working tree clean ------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+pytestmark = pytest.mark.bench
 COMMANDS = {"exit_code", "wall_s", "cpu_s", "user_s", "sys_s", "peak_rss_mib"}
 
 

@@ -1,5 +1,5 @@
-"""The backend x system matrix's rows: which systems, the scenario each row runs, the checks
-on what it stored, and llama-cpp-python's own server on 127.0.0.1 (test_backend_matrix.py).
+"""The backend x system matrix's rows: which systems, the scenario each row runs, and the checks
+on what it stored (test_backend_matrix.py).
 
 Every registered LLM system, with the options that make it a different system to drive
 (InteRecAgent's `plan_first`, RecMind's planner), appears once in `SYSTEMS`; a test checks
@@ -9,16 +9,8 @@ that the registry holds no LLM kind the matrix leaves out. Options that only bou
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +18,6 @@ from typing import Any
 from macrs_sim.agents.recmind.options import PLANNERS
 from macrs_sim.campaign.runner import run_campaign_async
 from macrs_sim.config import Scenario, parse_scenario
-from macrs_sim.llm.gguf import default_gguf_path
 from macrs_sim.protocol import DialogueResult, LLMCallRecord
 from macrs_sim.store import RunStore
 
@@ -167,52 +158,3 @@ async def run_row(sc: Scenario, output_dir: Path) -> Stored:
     silent = [s.name for s in sc.systems if not stored.calls_of(s.name)]
     assert not silent, f"systems that never called the model: {silent}"
     return stored
-
-
-# --- llama-cpp-python's OpenAI-compatible server -------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_until_serving(
-    url: str, proc: subprocess.Popen[bytes], log: Path, timeout_s: float
-) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            tail = log.read_text(errors="replace")[-2000:]
-            raise AssertionError(f"llama_cpp.server exited with code {proc.returncode}:\n{tail}")
-        try:
-            with urllib.request.urlopen(f"{url}/models", timeout=2) as resp:
-                if json.load(resp)["data"]:
-                    return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"llama_cpp.server not serving after {timeout_s} s")
-
-
-@contextmanager
-def llama_cpp_server(model_alias: str, log: Path, timeout_s: float = 180) -> Iterator[str]:
-    """`python -m llama_cpp.server` with the embedded model's GGUF on 127.0.0.1; its base URL."""
-    port = free_port()
-    argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(default_gguf_path())]
-    argv += ["--model_alias", model_alias, "--host", "127.0.0.1", "--port", str(port)]
-    # The in-process backend's settings: the same context, seed and threads.
-    argv += ["--n_ctx", "4096", "--seed", "0", "--n_threads", str(os.cpu_count() or 1)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        _wait_until_serving(url, proc, log, timeout_s)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()

@@ -34,10 +34,10 @@ from tests.campaign.matrix_scenarios import (
     SYSTEMS,
     MatrixSystem,
     Stored,
-    llama_cpp_server,
     run_row,
 )
 from tests.campaign.matrix_scenarios import scenario as matrix_scenario
+from tests.llama_server import LLAMA_ALIAS
 
 pytestmark = pytest.mark.filterwarnings("ignore:Pydantic serializer warnings:UserWarning")
 
@@ -47,7 +47,6 @@ BY_ID = [pytest.param(s, id=s.id) for s in SYSTEMS]
 # ~200 tokens): at 128, InteRecAgent's plans and RecMind-ToT's samples were cut short and
 # asked again twice, ~1,500 prompt tokens each time (~40 s on 2 cores).
 REAL_MAX_TOKENS = 256
-LLAMA_ALIAS = "qwen2.5-coder-0.5b"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -121,13 +120,6 @@ async def test_every_system_through_the_fake_openai_server(tmp_path: Path, clien
 
 
 # --- (c), (d): real models, one dialogue of one turn per system --------------------------
-
-
-@pytest.fixture(scope="module")
-def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    log = tmp_path_factory.mktemp("llama-server") / "server.log"
-    with llama_cpp_server(LLAMA_ALIAS, log) as url:
-        yield url
 
 
 async def real_model_row(

@@ -1,18 +1,11 @@
 """A real OpenAI-compatible server: llama-cpp-python's own (`python -m llama_cpp.server`,
-the `embedded` extra), serving the embedded model's GGUF on 127.0.0.1, through the lean
-client. It refuses `response_format: json_schema` with HTTP 500 (so modes "openai" and
-"vllm"); text, "json_object" and "prompt" work; `auto` must find `json_object` and the
-campaign must finish."""
+the `embedded` extra), serving the embedded model's GGUF on 127.0.0.1 (one for the test run,
+tests/llama_server.py), through the lean client. It refuses `response_format: json_schema`
+with HTTP 500 (so modes "openai" and "vllm"); text, "json_object" and "prompt" work; `auto`
+must find `json_object` and the campaign must finish."""
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,61 +17,27 @@ from pydantic import BaseModel
 from macrs_sim.campaign.runner import run_campaign_async
 from macrs_sim.config import OpenAIModel, parse_scenario
 from macrs_sim.llm.context import CallContext, calling
-from macrs_sim.llm.gguf import default_gguf_path
 from macrs_sim.llm.lean import build_lean_client
 from macrs_sim.llm.modes import Mode
-from macrs_sim.llm.probe import known_mode
+from macrs_sim.llm.probe import forget_probes, known_mode
 from macrs_sim.llm.structured import complete_json
 from macrs_sim.store import RunStore
+from tests.llama_server import LLAMA_ALIAS
 
 pytestmark = [
     pytest.mark.embedded,
     pytest.mark.filterwarnings("ignore:Pydantic serializer warnings:UserWarning"),
 ]
-MODEL = "qwen-0.5b"
+MODEL = LLAMA_ALIAS  # the shared server's (tests/conftest.py: `llama_server`)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def wait_until_serving(url: str, proc: subprocess.Popen[bytes], timeout_s: float = 120) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"llama_cpp.server exited with code {proc.returncode}")
-        try:
-            with urllib.request.urlopen(f"{url}/models", timeout=2) as resp:
-                if json.load(resp)["data"]:
-                    return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"llama_cpp.server not serving after {timeout_s} s")
-
-
-@pytest.fixture(scope="module")
-def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    log = tmp_path_factory.mktemp("llama-server") / "server.log"
-    argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(default_gguf_path())]
-    argv += ["--model_alias", MODEL, "--host", "127.0.0.1", "--port", str(port)]
-    # Its default is half the cores; the in-process backend takes them all, so does this.
-    argv += ["--n_ctx", "4096", "--seed", "0", "--n_threads", str(os.cpu_count() or 1)]
-    with log.open("wb") as out:
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/v1"
-    try:
-        wait_until_serving(url, proc)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+@pytest.fixture(autouse=True)
+def _no_remembered_probes() -> Iterator[None]:
+    """The server is shared with the backend matrix: `auto`'s mode remembered for its URL
+    by an earlier test must not answer for this one's probe."""
+    forget_probes()
+    yield
+    forget_probes()
 
 
 async def test_a_campaign_through_llama_cpp_python_server(

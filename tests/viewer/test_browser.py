@@ -29,6 +29,7 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 HOSTILE = "<script>alert(1)</script> & <b>bold</b>"
 WAIT_S = 90  # a loaded CI machine starts Chromium slowly
+pytestmark = pytest.mark.browser
 
 
 def _webdriver() -> Any:

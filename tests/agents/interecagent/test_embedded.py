@@ -43,7 +43,7 @@ async def test_one_interecagent_dialogue_on_the_embedded_model(tmp_path: Path) -
     )  # fmt: skip
     result = await run_dialogue(
         system, AgendaUserSimulator(sample, dataset.catalog), Grounder(dataset.catalog),
-        dialogue_id="d", sample=sample, protocol=ProtocolConfig(max_turns=2, final_list_k=5),
+        dialogue_id="d", sample=sample, protocol=ProtocolConfig(max_turns=1, final_list_k=5),
     )  # fmt: skip
     assert result.status in ("success", "failure"), result.error
     assert all(ex.system.text.strip() for ex in result.exchanges)

@@ -28,7 +28,21 @@ async def test_toolrec_runs_in_a_campaign_with_the_agenda_user(tmp_path: Path) -
             "data": {"n_samples": 3},
             "simulator": {"kind": "agenda"},
             "protocol": {"max_turns": 2, "final_list_k": 5},
-            "systems": [{"name": "ToolRec", "kind": "toolrec", "base_ranker": "itemcf"}],
+            "systems": [
+                {
+                    "name": "ToolRec",
+                    "kind": "toolrec",
+                    "base_ranker": "itemcf",
+                    # The retrieval tools (backbone and stage 2) trained small: the test is
+                    # about the loop, and the defaults train for a minute on 2 cores.
+                    "retriever_params": {
+                        "epochs": "2",
+                        "dim": "16",
+                        "patience": "1",
+                        "tune_epochs": "1",
+                    },
+                }
+            ],
         }
     )
     result = await run_campaign_async(scenario, output_dir=tmp_path, progress=False, report=False)
