@@ -20,7 +20,7 @@ from pathlib import Path
 from macrs_sim.campaign.runner import run_campaign_async
 from macrs_sim.config import load_scenario
 
-SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "quickstart.toml"
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "quickstart_llm_user.toml"
 COLUMNS = (
     "user_echo_share", "system_echo_share", "user_refusal_share", "system_refusal_share",
     "user_repeat_share", "system_repeat_share", "user_instruction_echo_share",

@@ -91,6 +91,7 @@ def sample() -> Sample:
 SLOW_MARKS = frozenset({"embedded", "textmodel", "browser", "bench"})
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test with a slow mark is `slow` too, so `-m "not slow"` is the fast tier. Under
     xdist the real-model tests share one worker (`--dist loadgroup`): llama.cpp takes every

@@ -1,0 +1,77 @@
+"""The suite's tiers (tests/conftest.py): tests with a slow mark are `slow`, which the fast
+tier (`./scripts/test --fast`, `-m "not slow"`) leaves out, and under xdist's loadgroup the
+real-model tests all run on one worker. Checked on a scratch suite run by a real pytest with
+two workers, since a pytest or xdist upgrade broke the grouping once without a word."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CONFTEST = f"""
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+from tests.conftest import pytest_collection_modifyitems  # the hook under test
+"""
+TESTS = """
+import json, os
+import pytest
+
+def record(name):
+    with open(os.environ["TIERS_OUT"], "a") as out:
+        out.write(json.dumps([name, os.environ.get("PYTEST_XDIST_WORKER")]) + "\\n")
+
+@pytest.mark.embedded
+@pytest.mark.parametrize("i", range(4))
+def test_real_model(i):
+    record(f"real{i}")
+
+@pytest.mark.parametrize("i", range(4))
+def test_plain(i):
+    record(f"plain{i}")
+
+@pytest.mark.textmodel
+def test_text_model():
+    record("text")
+
+@pytest.mark.browser
+def test_browser():
+    record("browser")
+"""
+INI = "[pytest]\nmarkers =\n  embedded: x\n  textmodel: x\n  browser: x\n  bench: x\n  slow: x\n"
+
+
+def run_scratch_suite(tmp_path: Path, *args: str) -> dict[str, str | None]:
+    suite = tmp_path / "suite"
+    suite.mkdir(exist_ok=True)
+    (suite / "conftest.py").write_text(CONFTEST)
+    (suite / "test_scratch.py").write_text(TESTS)
+    (suite / "pytest.ini").write_text(INI)
+    out = tmp_path / "ran.jsonl"
+    out.unlink(missing_ok=True)
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--strict-markers"]
+    done = subprocess.run(
+        [*argv, *args], cwd=suite, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "TIERS_OUT": str(out)},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return dict(json.loads(line) for line in out.read_text().splitlines())
+
+
+def test_real_model_tests_share_one_worker_and_the_rest_spread(tmp_path: Path) -> None:
+    ran = run_scratch_suite(tmp_path, "-n", "2", "--dist", "loadgroup")
+    assert len(ran) == 10
+    real = {ran[f"real{i}"] for i in range(4)}
+    assert len(real) == 1 and real <= {"gw0", "gw1"}
+    assert {ran[f"plain{i}"] for i in range(4)} <= {"gw0", "gw1"}
+
+
+def test_the_fast_tier_leaves_out_every_slow_mark(tmp_path: Path) -> None:
+    ran = run_scratch_suite(tmp_path, "-m", "not slow")
+    assert sorted(ran) == ["plain0", "plain1", "plain2", "plain3"]
+    assert set(ran.values()) == {None}  # no xdist asked for: one process
