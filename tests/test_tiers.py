@@ -46,6 +46,11 @@ def test_browser():
 INI = "[pytest]\nmarkers =\n  embedded: x\n  textmodel: x\n  browser: x\n  bench: x\n  slow: x\n"
 
 
+def clean_env() -> dict[str, str]:
+    """This process's environment less xdist's own variables: this test may run on a worker."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+
+
 def run_scratch_suite(tmp_path: Path, *args: str) -> dict[str, str | None]:
     suite = tmp_path / "suite"
     suite.mkdir(exist_ok=True)
@@ -57,7 +62,7 @@ def run_scratch_suite(tmp_path: Path, *args: str) -> dict[str, str | None]:
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--strict-markers"]
     done = subprocess.run(
         [*argv, *args], cwd=suite, capture_output=True, text=True, timeout=120,
-        env={**os.environ, "TIERS_OUT": str(out)},
+        env={**clean_env(), "TIERS_OUT": str(out)},
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     return dict(json.loads(line) for line in out.read_text().splitlines())

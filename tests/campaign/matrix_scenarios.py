@@ -37,6 +37,10 @@ class MatrixSystem:
     # Bounds for the real-model rows only (CPU llama.cpp at ~40 ms a token): fewer steps,
     # candidates and votes, the same planner and code paths.
     small: Mapping[str, Any] = field(default_factory=dict)
+    # The in-process row's user and extra options: where a dedicated real-model test checks
+    # more of the same run (tests/campaign/embedded_rows.py), its row runs what it needs.
+    embedded_user: str = "agenda"
+    embedded_extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -46,8 +50,12 @@ class MatrixSystem:
     def kind(self) -> str:
         return str(self.entry["kind"])
 
-    def options(self, *, small: bool = False) -> dict[str, Any]:
-        return {**self.entry, **(self.small if small else {})}
+    def options(self, *, small: bool = False, embedded: bool = False) -> dict[str, Any]:
+        return {
+            **self.entry,
+            **(self.small if small else {}),
+            **(self.embedded_extra if embedded else {}),
+        }
 
 
 def _interecagent(plan_first: bool) -> MatrixSystem:
@@ -66,6 +74,9 @@ def _interecagent(plan_first: bool) -> MatrixSystem:
         # One demonstration and no critic (the critic and its re-plan run in the fast rows):
         # each is a ~1,000-token prompt, ~30 s of CPU llama.cpp.
         small={"n_demonstrations": 1, "reflection": False, "max_react_steps": 2},
+        # In-process, plan-first runs its critic: tests/agents/interecagent/test_embedded.py
+        # checks the planner -> reply -> critic order on a real model.
+        embedded_extra={"reflection": True} if plan_first else {},
     )
 
 
@@ -80,7 +91,9 @@ def _recmind(planner: str) -> MatrixSystem:
 
 
 SYSTEMS: tuple[MatrixSystem, ...] = (
-    MatrixSystem("macrs", {"name": "MACRS", "kind": "macrs"}),
+    # In-process with the LLM user: tests/test_embedded_dialogue.py checks the simulated
+    # user's calls and the behaviour checks on a real model in the same run.
+    MatrixSystem("macrs", {"name": "MACRS", "kind": "macrs"}, embedded_user="llm"),
     MatrixSystem("single_llm", {"name": "single-LLM", "kind": "single_llm"}),
     _interecagent(plan_first=True),
     _interecagent(plan_first=False),
@@ -133,18 +146,21 @@ class Stored:
     results: list[DialogueResult]
     calls: list[LLMCallRecord]
     wall_s: float
+    run_dir: Path
 
     def calls_of(self, system: str) -> list[LLMCallRecord]:
         return [c for c in self.calls if c.system == system]
 
 
-async def run_row(sc: Scenario, output_dir: Path) -> Stored:
+async def run_row(sc: Scenario, output_dir: Path, *, report: bool = False) -> Stored:
     """Run the campaign and check what every matrix row must hold: the run finished, every
     (system, sample) dialogue is stored, none is an error, and every system called the model.
     """
-    result = await run_campaign_async(sc, output_dir=output_dir, progress=False, report=False)
+    result = await run_campaign_async(sc, output_dir=output_dir, progress=False, report=report)
     with RunStore.open(result.store_path) as store:
-        stored = Stored(store.read_results(), store.read_calls(), result.wall_s)
+        stored = Stored(
+            store.read_results(), store.read_calls(), result.wall_s, result.store_path.parent
+        )
     expected = len(sc.systems) * sc.data.n_samples
     assert (result.status, result.stored, result.expected) == ("finished", expected, expected)
     per_system = Counter(r.system for r in stored.results)

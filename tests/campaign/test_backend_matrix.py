@@ -10,7 +10,9 @@ no dialogue stored as an error, through
 are real models on CPU (`embedded` mark, slow, still in CI): one dialogue of one turn per
 system, with the agenda user, which costs no model call (the LLM user would add one slow call
 per turn plus the sample's target profile and opening), and bounded steps (see
-matrix_scenarios.SYSTEMS' `small`).
+matrix_scenarios.SYSTEMS' `small`). (d)'s rows are shared with the dedicated real-model tests
+of MACRS (with the LLM user), InteRecAgent (plan-first with its critic) and RecMind-CoT,
+which check more of the same run (embedded_rows.py): each is run once a session.
 
 Measured on 2 shared cores (load 2-3 from other jobs): (a) 20 s (training the small rankers
 and embedding the catalog included), (b) 4-5 s per client; (c) 550 s and (d) 400 s for the
@@ -30,6 +32,7 @@ from macrs_sim.agents.recmind.options import PLANNERS
 from macrs_sim.agents.registry import registered_specs
 from macrs_sim.llm.fake_openai_server import FakeOpenAIServer
 from macrs_sim.llm.probe import forget_probes, known_mode
+from tests.campaign.embedded_rows import EMBEDDED_MODEL_NAME, REAL_MAX_TOKENS, embedded_row
 from tests.campaign.matrix_scenarios import (
     SYSTEMS,
     MatrixSystem,
@@ -43,10 +46,6 @@ pytestmark = pytest.mark.filterwarnings("ignore:Pydantic serializer warnings:Use
 
 ALL = [s.options() for s in SYSTEMS]
 BY_ID = [pytest.param(s, id=s.id) for s in SYSTEMS]
-# Bounds each call of the real-model rows. No call of theirs needs it (the longest reply is
-# ~200 tokens): at 128, InteRecAgent's plans and RecMind-ToT's samples were cut short and
-# asked again twice, ~1,500 prompt tokens each time (~40 s on 2 cores).
-REAL_MAX_TOKENS = 256
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -156,8 +155,10 @@ async def test_every_system_through_llama_cpp_python_server(
 
 @pytest.mark.embedded
 @pytest.mark.parametrize("system", BY_ID)
-async def test_every_system_on_the_embedded_model(tmp_path: Path, system: MatrixSystem) -> None:
-    model: dict[str, object] = {"backend": "embedded", "max_tokens": REAL_MAX_TOKENS}
-    stored = await real_model_row(tmp_path, "embedded", model, system)
-    assert all(c.model == "qwen2.5-coder-0.5b-instruct-q4" for c in stored.calls)
+async def test_every_system_on_the_embedded_model(
+    tmp_path_factory: pytest.TempPathFactory, system: MatrixSystem
+) -> None:
+    # Shared with the system's dedicated real-model test, if it has one (embedded_rows.py).
+    stored = await embedded_row(system, tmp_path_factory)
+    assert all(c.model == EMBEDDED_MODEL_NAME for c in stored.calls)
     assert all(c.completion_tokens > 0 for c in stored.calls if c.ok)
