@@ -21,7 +21,7 @@ from tests.campaign.matrix_scenarios import scenario as matrix_scenario
 REAL_MAX_TOKENS = 256
 EMBEDDED_MODEL_NAME = "qwen2.5-coder-0.5b-instruct-q4"
 
-_ROWS: dict[str, Stored] = {}
+_ROWS: dict[str, Stored | BaseException] = {}
 
 
 def system_by_id(system_id: str) -> MatrixSystem:
@@ -31,7 +31,8 @@ def system_by_id(system_id: str) -> MatrixSystem:
 
 async def embedded_row(system: MatrixSystem, tmp_path_factory: pytest.TempPathFactory) -> Stored:
     """One dialogue of one turn of `system` on the embedded model, with the row's user and
-    bounded options, and its report (the behaviour checks' validity.csv); run on first use."""
+    bounded options (and its report where a test reads it); run on first use. A row that
+    failed fails its second reader at once, with the first failure as the cause."""
     if system.id not in _ROWS:
         sc = matrix_scenario(
             f"matrix-embedded-{system.id}",
@@ -40,8 +41,18 @@ async def embedded_row(system: MatrixSystem, tmp_path_factory: pytest.TempPathFa
             simulator=system.embedded_user, n_samples=1, max_turns=1, final_list_k=3,
             concurrency=1,
         )  # fmt: skip
+        # The rows' trained rankers in one cache of their own (each trained once), not the
+        # user's ~/.cache.
+        cache = tmp_path_factory.getbasetemp() / "embedded-rows-cache"
         out = tmp_path_factory.mktemp(f"embedded-{system.id}")
-        with pytest.MonkeyPatch.context() as mp:  # trained rankers' checkpoints: not the user's
-            mp.setenv("XDG_CACHE_HOME", str(out / "cache"))
-            _ROWS[system.id] = await run_row(sc, out / "runs", report=True)
-    return _ROWS[system.id]
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("XDG_CACHE_HOME", str(cache))
+            try:
+                _ROWS[system.id] = await run_row(sc, out, report=system.embedded_report)
+            except BaseException as err:
+                _ROWS[system.id] = err
+                raise
+    row = _ROWS[system.id]
+    if isinstance(row, BaseException):
+        raise AssertionError(f"the in-process {system.id} row failed earlier: {row!r}") from row
+    return row

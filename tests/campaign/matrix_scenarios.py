@@ -23,8 +23,9 @@ from macrs_sim.store import RunStore
 
 # The trained rankers of InteRecAgent and ToolRec, kept tiny: the matrix checks that the
 # systems run on every backend, not what their models learn. Checkpoints are cached by
-# dataset, split and these parameters, so the module trains each once (its rows share the
-# data config, hence the split, and one cache directory).
+# dataset, split and these parameters, so each is trained once in a cache directory (the
+# rows share the data config, hence the split): the module's, and the in-process rows' own
+# (embedded_rows.py).
 SASREC = {"epochs": "2", "dim": "16", "patience": "1"}
 
 
@@ -41,6 +42,7 @@ class MatrixSystem:
     # more of the same run (tests/campaign/embedded_rows.py), its row runs what it needs.
     embedded_user: str = "agenda"
     embedded_extra: Mapping[str, Any] = field(default_factory=dict)
+    embedded_report: bool = False  # the run's report (validity.csv) is read
 
     @property
     def name(self) -> str:
@@ -74,9 +76,10 @@ def _interecagent(plan_first: bool) -> MatrixSystem:
         # One demonstration and no critic (the critic and its re-plan run in the fast rows):
         # each is a ~1,000-token prompt, ~30 s of CPU llama.cpp.
         small={"n_demonstrations": 1, "reflection": False, "max_react_steps": 2},
-        # In-process, plan-first runs its critic: tests/agents/interecagent/test_embedded.py
-        # checks the planner -> reply -> critic order on a real model.
-        embedded_extra={"reflection": True} if plan_first else {},
+        # In-process, plan-first runs its critic, with one re-plan at most (~30 s each):
+        # tests/agents/interecagent/test_embedded.py checks the planner -> reply -> critic
+        # order on a real model.
+        embedded_extra={"reflection": True, "reflection_limit": 1} if plan_first else {},
     )
 
 
@@ -93,7 +96,9 @@ def _recmind(planner: str) -> MatrixSystem:
 SYSTEMS: tuple[MatrixSystem, ...] = (
     # In-process with the LLM user: tests/test_embedded_dialogue.py checks the simulated
     # user's calls and the behaviour checks on a real model in the same run.
-    MatrixSystem("macrs", {"name": "MACRS", "kind": "macrs"}, embedded_user="llm"),
+    MatrixSystem(
+        "macrs", {"name": "MACRS", "kind": "macrs"}, embedded_user="llm", embedded_report=True
+    ),
     MatrixSystem("single_llm", {"name": "single-LLM", "kind": "single_llm"}),
     _interecagent(plan_first=True),
     _interecagent(plan_first=False),

@@ -15,8 +15,10 @@ of MACRS (with the LLM user), InteRecAgent (plan-first with its critic) and RecM
 which check more of the same run (embedded_rows.py): each is run once a session.
 
 Measured on 2 shared cores (load 2-3 from other jobs): (a) 20 s (training the small rankers
-and embedding the catalog included), (b) 4-5 s per client; (c) 550 s and (d) 400 s for the
-nine systems, ~12,000 prompt and ~1,200 completion tokens per row. llama.cpp read prompts
+and embedding the catalog included), (b) 4-5 s per client; (c) 250-330 s and (d) 270-420 s
+for the nine systems (the low end on a quiet machine, the high end with the rest of the
+suite on the other core; (d) with the LLM user for MACRS and the critic for plan-first),
+~12,000 prompt and ~1,200 completion tokens per row. llama.cpp read prompts
 at 25-45 tokens/s there, so the prompts (InteRecAgent's and ToolRec's ~1,100 tokens each)
 are most of it.
 """
@@ -51,7 +53,8 @@ BY_ID = [pytest.param(s, id=s.id) for s in SYSTEMS]
 @pytest.fixture(scope="module", autouse=True)
 def ranker_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """The trained rankers' checkpoints (and RecMind's memory) in one folder for the module:
-    each model is trained once, by the first row, and loaded by the others."""
+    each model is trained once, by the first row, and loaded by the others (the in-process
+    rows keep their own: embedded_rows.py)."""
     cache = tmp_path_factory.mktemp("matrix-cache")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CACHE_HOME", str(cache))

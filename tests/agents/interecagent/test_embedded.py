@@ -18,7 +18,8 @@ async def test_one_interecagent_dialogue_on_the_embedded_model(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     system = system_by_id("interecagent-plan_first")
-    assert system.options(small=True, embedded=True)["reflection"] is True
+    options = system.options(small=True, embedded=True)
+    assert options["reflection"] is True and options["reflection_limit"] == 1
     row = await embedded_row(system, tmp_path_factory)
     (result,) = row.results
     assert result.status in ("success", "failure"), result.error
@@ -27,5 +28,5 @@ async def test_one_interecagent_dialogue_on_the_embedded_model(
     assert roles[:3] == ["interecagent.planner", "interecagent.reply", "interecagent.critic"]
     for ex in result.exchanges:
         attempts = ex.system.explain["attempts"]
-        assert 1 <= len(attempts) <= 2  # at most one re-plan
+        assert 1 <= len(attempts) <= 2  # at most one re-plan (reflection_limit)
         assert all(ref.method == "exact" for ref in ex.system.items)
