@@ -88,7 +88,7 @@ def sample() -> Sample:
 
 # --- tiers: what `./scripts/test --fast` leaves out, and who runs the real model -------------
 
-SLOW_MARKS = frozenset({"embedded", "textmodel", "browser", "bench"})
+SLOW_MARKS = frozenset({"embedded", "textmodel", "browser", "bench", "soak"})
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the group marks

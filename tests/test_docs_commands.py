@@ -166,6 +166,8 @@ def _run(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return done
 
 
+# Every shell command of the docs, run for real: the slow tier (the parsing tests above stay fast).
+@pytest.mark.soak
 @pytest.mark.parametrize(("where", "command"), COMMANDS, ids=[w for w, _ in COMMANDS])
 def test_docs_command_runs(where: str, command: str, workdir: Path) -> None:
     reason = skip_reason(command)

@@ -42,8 +42,13 @@ def test_text_model():
 @pytest.mark.browser
 def test_browser():
     record("browser")
+
+@pytest.mark.soak
+def test_soak():
+    record("soak")
 """
-INI = "[pytest]\nmarkers =\n  embedded: x\n  textmodel: x\n  browser: x\n  bench: x\n  slow: x\n"
+MARKS = ("embedded", "textmodel", "browser", "bench", "soak", "slow")
+INI = "[pytest]\nmarkers =\n" + "".join(f"  {m}: x\n" for m in MARKS)
 
 
 def clean_env() -> dict[str, str]:
@@ -70,7 +75,7 @@ def run_scratch_suite(tmp_path: Path, *args: str) -> dict[str, str | None]:
 
 def test_real_model_tests_share_one_worker_and_the_rest_spread(tmp_path: Path) -> None:
     ran = run_scratch_suite(tmp_path, "-n", "2", "--dist", "loadgroup")
-    assert len(ran) == 10
+    assert len(ran) == 11
     real = {ran[f"real{i}"] for i in range(4)}
     assert len(real) == 1 and real <= {"gw0", "gw1"}
     assert {ran[f"plain{i}"] for i in range(4)} <= {"gw0", "gw1"}

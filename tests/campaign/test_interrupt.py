@@ -22,6 +22,8 @@ from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
 from macrs_sim.config import load_scenario
 from macrs_sim.store import RunStore
 
+pytestmark = pytest.mark.soak  # processes killed, faults over whole campaigns: the slow tier
+
 SCENARIO = """
 name = "ctrl-c"
 [model]

@@ -18,9 +18,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from macrs_sim.campaign.runner import CampaignResult, run_campaign_async
 from macrs_sim.config import Scenario, parse_scenario
 from macrs_sim.store import RunStore
+
+pytestmark = pytest.mark.soak  # processes killed, faults over whole campaigns: the slow tier
 
 SEED = 20240611
 

@@ -21,6 +21,8 @@ from macrs_sim.config import Scenario, parse_scenario
 from macrs_sim.llm.fake_openai_server import FakeOpenAIServer, Fault
 from macrs_sim.store import RunStore
 
+pytestmark = pytest.mark.soak  # processes killed, faults over whole campaigns: the slow tier
+
 N_SAMPLES = 12
 
 

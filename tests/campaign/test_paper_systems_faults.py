@@ -32,6 +32,8 @@ from macrs_sim.llm.fake_openai_server import DROP, FakeOpenAIServer, Fault
 from tests.campaign.test_kill_resume import dialogues, stored
 from tests.campaign.test_outage import outage, stored_errors
 
+pytestmark = pytest.mark.soak  # processes killed, faults over whole campaigns: the slow tier
+
 N_SAMPLES = 4
 TIMEOUT_S = 2.0  # the client's per-attempt timeout; a hang outlasts it
 # Small and fast: tiny rankers trained for 2 epochs, demonstrations picked by token overlap.

@@ -30,6 +30,8 @@ from macrs_sim.llm.scripted import Rule, ScriptedRequest
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
 from macrs_sim.store import RunStore
 
+pytestmark = pytest.mark.soak  # starts a Ray cluster and kills its actors: the slow tier
+
 Got = dict[str, tuple[DialogueResult, list[LLMCallRecord]]]
 
 

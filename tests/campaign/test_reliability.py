@@ -18,6 +18,8 @@ from macrs_sim.llm import faults
 from macrs_sim.protocol import DialogueResult
 from macrs_sim.store import RunStore
 
+pytestmark = pytest.mark.soak  # processes killed, faults over whole campaigns: the slow tier
+
 ALL_KINDS = set(FaultsConfig().kinds)
 SampleSets = Callable[[int], Awaitable[Path]]
 # What an errored dialogue's `error` may say: the injected fault itself (retries exhausted)

@@ -23,6 +23,8 @@ from macrs_sim.campaign.runner import CampaignResult, run_campaign_async
 from macrs_sim.config import Scenario, parse_scenario, scenario_to_toml
 from macrs_sim.store import RunStore
 
+pytestmark = pytest.mark.soak  # processes killed, faults over whole campaigns: the slow tier
+
 # With these faults one user's opening gets two empty replies: before, the whole
 # campaign ended with "error: opening: the model returned an empty reply twice".
 PREP_FAULT = "preparing the user failed: StructuredOutputError: opening: the model returned an empty reply twice"  # noqa: E501

@@ -15,9 +15,12 @@ import time
 from pathlib import Path
 
 import pexpect
+import pytest
 
 from macrs_sim.protocol import DialogueResult, Item
 from macrs_sim.store import RunStore
+
+pytestmark = pytest.mark.soak  # drives the real terminal (pty) through whole sessions: slow tier
 
 REPO = Path(__file__).resolve().parents[2]
 UP = Item(item_id="m3", title="Up", year=2009, genres=("Animation", "Family", "Comedy"))

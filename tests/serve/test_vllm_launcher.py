@@ -16,6 +16,8 @@ from typing import IO
 
 import pytest
 
+pytestmark = pytest.mark.soak  # launches and stops server processes: the slow tier
+
 STAND_IN = """#!{python}
 import http.server, json, os, signal, sys, threading, time
 
