@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, model_validator
 
 
 class DialogueAct(StrEnum):
@@ -40,23 +40,98 @@ class ItemRef(Record):
     method: Literal["exact", "normalized", "fuzzy", "ambiguous", "none"] = "none"
 
 
+# Item fields of the film-only shape (before datasets of other domains), read into the
+# domain-neutral one: genres are the category path, the overview the description, the
+# director and cast two named attributes.
+_FILM_ATTRIBUTES = ("director", "cast")
+
+
+def _attribute_values(value: object) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,) if value else ()
+    return tuple(str(v) for v in value if v is not None and v != "")  # type: ignore[attr-defined]
+
+
 class Item(Record):
-    """One catalog entry."""
+    """One catalog entry, in any domain (films, products, businesses, games).
+
+    `categories` is the item's category path or genres (the sample rule's category filter
+    uses it); `attributes` maps an attribute's name to its values, as the dataset's loader
+    names them ("director" and "cast" for films, "brand", "price" and "store" for products,
+    "city", "price range" for businesses, "developer", "tags" for games).
+    """
 
     item_id: str
     title: str
     year: int | None = None
-    genres: tuple[str, ...] = ()
-    director: str | None = None
-    cast: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    attributes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     keywords: tuple[str, ...] = ()
-    overview: str | None = None
+    description: str | None = None
     # Other titles the item is known by (MovieLens "(a.k.a. ...)" and original-language titles).
     aka: tuple[str, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _domain_neutral(cls, data: Any) -> Any:
+        """The film-only shape (genres, director, cast, overview) and attributes given as a
+        mapping are read into this one; attributes are kept sorted by name, values in order."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        if "genres" in data and "categories" not in data:
+            data["categories"] = data.pop("genres")
+        if "overview" in data and "description" not in data:
+            data["description"] = data.pop("overview")
+        attributes = data.get("attributes", ())
+        named = dict(attributes.items() if isinstance(attributes, dict) else attributes)
+        for name in _FILM_ATTRIBUTES:  # given by name: they replace the mapping's values
+            if name in data:
+                named[name] = data.pop(name)
+        cleaned = ((str(k), _attribute_values(v)) for k, v in named.items())
+        data["attributes"] = tuple(sorted((k, v) for k, v in cleaned if v))
+        return data
+
+    @field_serializer("attributes")
+    def _attributes_as_mapping(
+        self, attributes: tuple[tuple[str, tuple[str, ...]], ...]
+    ) -> dict[str, list[str]]:
+        return {name: list(values) for name, values in attributes}
 
     @property
     def display_title(self) -> str:
         return f"{self.title} ({self.year})" if self.year else self.title
+
+    def attribute(self, name: str) -> tuple[str, ...]:
+        """The values of attribute `name` (empty when the item has none)."""
+        for key, values in self.attributes:
+            if key == name:
+                return values
+        return ()
+
+    @property
+    def attribute_map(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.attributes)
+
+    # The film-only names, kept for code and users that read films.
+    @property
+    def genres(self) -> tuple[str, ...]:
+        return self.categories
+
+    @property
+    def director(self) -> str | None:
+        found = self.attribute("director")
+        return ", ".join(found) if found else None
+
+    @property
+    def cast(self) -> tuple[str, ...]:
+        return self.attribute("cast")
+
+    @property
+    def overview(self) -> str | None:
+        return self.description
 
 
 class Utterance(Record):

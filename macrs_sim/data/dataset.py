@@ -1,7 +1,9 @@
 """A dataset: catalog, item popularity, and each user's chronological interactions.
 
 Two sources: the bundled demo (films written for the package, synthetic users)
-and a database prepared from a MovieLens release (`data prepare movielens`).
+and a database prepared from a download (`data prepare <kind>`: MovieLens, Amazon
+Reviews, Yelp, Steam or a registered kind), in format 1 (MovieLens only, film columns)
+or 2 (any domain: data/prepared/writer.py).
 Sample construction only ever needs each user's first few interactions, so the
 database is queried for those prefixes, never loaded whole.
 """
@@ -19,11 +21,15 @@ from pathlib import Path
 
 from macrs_sim.config import DataConfig
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.data.users import synthesize_interactions
-from macrs_sim.errors import DataError
+from macrs_sim.errors import ConfigError, DataError
 from macrs_sim.protocol import Item
 
+# Format 1: MovieLens only, film columns (still what the SQL tools' catalog copy uses).
 DATABASE_FORMAT_VERSION = "1"
+_READABLE_FORMATS = ("1", "2")
+_HINT = "make one with `macrs-sim data prepare <kind> PATH` (kinds: `data prepare --help`)"
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,9 @@ class Dataset:
     n_users: int
     n_interactions: int
     _prefixes: Callable[[int], dict[str, list[str]]]
+    # The items' domain (their noun, the attributes people name); films unless a prepared
+    # database of another kind says otherwise.
+    domain: Domain = MOVIES
     # Every user's whole sequence; None for a dataset made by hand with prefixes only.
     _sequences: Callable[[], dict[str, list[str]]] | None = None
 
@@ -83,16 +92,30 @@ def demo_dataset(cfg: DataConfig) -> Dataset:
 
 
 def _item(row: sqlite3.Row) -> Item:
-    return Item(
-        item_id=row["item_id"],
-        title=row["title"],
-        year=row["year"],
-        genres=tuple(json.loads(row["genres"])),
-        director=row["director"],
-        cast=tuple(json.loads(row["cast"])),
-        keywords=tuple(json.loads(row["keywords"])),
-        overview=row["overview"],
-        aka=tuple(json.loads(row["aka"])),
+    if "attributes" in row.keys():  # noqa: SIM118 (`in row` would look among the values)
+        return Item.model_validate(
+            {
+                "item_id": row["item_id"],
+                "title": row["title"],
+                "year": row["year"],
+                "categories": json.loads(row["categories"]),
+                "attributes": json.loads(row["attributes"]),
+                "keywords": json.loads(row["keywords"]),
+                "description": row["description"],
+                "aka": json.loads(row["aka"]),
+            }
+        )
+    return Item.model_validate(
+        {
+            "item_id": row["item_id"],
+            "title": row["title"],
+            "year": row["year"],
+            "categories": json.loads(row["genres"]),
+            "attributes": {"director": row["director"], "cast": json.loads(row["cast"])},
+            "keywords": json.loads(row["keywords"]),
+            "description": row["overview"],
+            "aka": json.loads(row["aka"]),
+        }
     )
 
 
@@ -104,7 +127,7 @@ def read_only(path: Path) -> sqlite3.Connection:
 
 
 def _connect(path: Path) -> sqlite3.Connection:
-    hint = "make one with `macrs-sim data prepare movielens PATH`"
+    hint = _HINT
     if not path.is_file():
         raise DataError(f"data.dataset: {path}: no such database; {hint}")
     conn = read_only(path)
@@ -119,11 +142,12 @@ def _connect(path: Path) -> sqlite3.Connection:
         raise DataError(
             f"data.dataset: {path}: a macrs-sim run store, not a dataset database; {hint}"
         )
-    if meta.get("format_version") != DATABASE_FORMAT_VERSION:
+    if meta.get("format_version") not in _READABLE_FORMATS:
         conn.close()
         raise DataError(
             f"data.dataset: {path}: database format {meta.get('format_version')!r}, "
-            f"expected {DATABASE_FORMAT_VERSION!r}; prepare it again with this version"
+            f"expected one of {', '.join(map(repr, _READABLE_FORMATS))}; prepare it again "
+            "with this version"
         )
     return conn
 
@@ -136,7 +160,7 @@ def _readable(path: Path) -> Iterator[None]:
     except sqlite3.DatabaseError as err:
         raise DataError(
             f"data.dataset: {path}: damaged database ({err}); prepare it again with "
-            "`macrs-sim data prepare movielens PATH --overwrite`"
+            f"`macrs-sim data prepare {_kind_hint(path)} PATH --overwrite`"
         ) from None
     except (KeyError, IndexError, TypeError, ValueError) as err:
         raise DataError(
@@ -169,6 +193,7 @@ def database_dataset(path: Path) -> Dataset:
         return {u: seq for u, seq in out.items() if len(seq) >= length}
 
     name = meta.get("release", path.stem)
+    domain = _domain(path, meta.get("kind"))
     return Dataset(
         name=name,
         fingerprint=f"{name}|{len(catalog)} items|{n_inter} interactions|{catalog_digest(catalog)}",
@@ -178,7 +203,29 @@ def database_dataset(path: Path) -> Dataset:
         n_interactions=int(n_inter),
         _prefixes=prefixes,
         _sequences=lambda: _whole(path),
+        domain=domain,
     )
+
+
+def _domain(path: Path, kind: str | None) -> Domain:
+    from macrs_sim.data.registry import domain_of
+
+    try:
+        return domain_of(kind)
+    except ConfigError as err:
+        raise DataError(
+            f"data.dataset: {path}: {err}; install the package that registers it"
+        ) from None
+
+
+def _kind_hint(path: Path) -> str:
+    """The kind a (damaged) database was prepared from, where its meta can still be read."""
+    try:
+        with closing(read_only(path)) as c:
+            found = c.execute("SELECT value FROM meta WHERE key = 'kind'").fetchone()
+    except sqlite3.Error:
+        found = None
+    return str(found[0]) if found else "movielens"
 
 
 def _whole(path: Path) -> dict[str, list[str]]:

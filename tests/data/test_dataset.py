@@ -83,7 +83,7 @@ def test_not_a_database_and_wrong_version_are_clear(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="not a prepared dataset database"):
         database_dataset(junk)
     old = make_db(tmp_path / "old.sqlite", version="0")
-    with pytest.raises(DataError, match=r"database format '0', expected '1'"):
+    with pytest.raises(DataError, match=r"database format '0', expected one of '1', '2'"):
         database_dataset(old)
 
 

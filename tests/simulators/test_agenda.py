@@ -27,8 +27,9 @@ LEAKY_WORDS = ("godfather", "coppola", "brando", "pacino")
 @pytest.fixture
 def crime(catalog: Catalog) -> Catalog:
     """The shared catalog, m8 with its people, plus three crime films to refuse."""
-    godfather = catalog["m8"].model_copy(
-        update={"director": "Francis Ford Coppola", "cast": ("Marlon Brando", "Al Pacino")}
+    godfather = Item.model_validate(
+        catalog["m8"].model_dump()
+        | {"director": "Francis Ford Coppola", "cast": ("Marlon Brando", "Al Pacino")}
     )
     extra = [
         Item(

@@ -70,7 +70,7 @@ def movielens_fixture(movies_csv: Path, counts_csv: Path) -> tuple[Catalog, dict
                     item_id=row["movieId"],
                     title=parsed.title,
                     year=parsed.year,
-                    genres=genres,
+                    categories=genres,
                     aka=parsed.aka,
                 )
             )

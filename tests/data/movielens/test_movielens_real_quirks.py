@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from macrs_sim.cli.data import _dropped_lines
 from macrs_sim.data.dataset import database_dataset
 from macrs_sim.data.movielens import csvio, prepare_movielens
 from macrs_sim.data.movielens.records import Dropped
+from macrs_sim.data.movielens.spec import dropped_lines as _dropped_lines
 
 Query = Callable[[Path, str], list[tuple[object, ...]]]
 Files = dict[str, str | bytes]

@@ -1,0 +1,130 @@
+"""A domain's language: what its items are called and which of their attributes a person
+names when looking for one.
+
+Every part that speaks about items (prompts, target profiles, the simulated user, the
+grounder, the viewer) takes these words from the dataset's domain instead of saying
+"movie". Films keep the MACRS paper's own words: "movie" and, where the paper says it,
+"film" (`synonym`); other domains use their noun for both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class AttributeHint:
+    """An attribute a simulated user may hint at, and the words for it.
+
+    `name` is a key of `Item.attributes`, or "categories" for the item's category path;
+    `label` is how a person words it ("brand", "price range", "cuisine").
+    """
+
+    name: str
+    label: str
+
+
+@dataclass(frozen=True)
+class GroundingPolicy:
+    """How names of this domain's items are written, for the grounder.
+
+    `years_in_titles`: a year in a mention picks one of several same-titled items (films).
+    `variants_are_distinct`: sizes, amounts, colours and editions in a title make distinct
+    items ("1.7 oz" and "3.4 oz" of one gel), so a mention naming none of them is ambiguous
+    when several exist, never the most popular one.
+    """
+
+    years_in_titles: bool = False
+    variants_are_distinct: bool = True
+
+
+@dataclass(frozen=True)
+class Domain:
+    name: str  # "movies", "products", "businesses", "games"
+    noun: str  # "movie"
+    plural: str  # "movies"
+    category_label: str  # what the category path is called: "genre", "category"
+    hints: tuple[AttributeHint, ...] = ()
+    grounding: GroundingPolicy = GroundingPolicy()
+    # The paper's other word for the item ("film"); the noun itself elsewhere.
+    synonym: str = ""
+    synonym_plural: str = ""
+
+    def __post_init__(self) -> None:
+        if not _NAME.fullmatch(self.name):
+            raise ValueError(f"domain name {self.name!r}: use lowercase letters, digits and _")
+        for word in (self.noun, self.plural, self.category_label):
+            if not word.strip() or "\n" in word:
+                raise ValueError(f"domain {self.name!r}: {word!r} is not a word")
+        if not self.synonym:
+            object.__setattr__(self, "synonym", self.noun)
+        if not self.synonym_plural:
+            object.__setattr__(self, "synonym_plural", self.plural)
+
+    def words(self) -> dict[str, str]:
+        """The words prompts take from the domain, by placeholder name."""
+        return {
+            "item_noun": self.noun,
+            "item_nouns": self.plural,
+            "Item_noun": self.noun[:1].upper() + self.noun[1:],
+            "Item_nouns": self.plural[:1].upper() + self.plural[1:],
+            "item_synonym": self.synonym,
+            "item_synonyms": self.synonym_plural,
+            "category_label": self.category_label,
+        }
+
+
+MOVIES = Domain(
+    name="movies",
+    noun="movie",
+    plural="movies",
+    category_label="genre",
+    hints=(
+        AttributeHint("categories", "genre"),
+        AttributeHint("director", "director"),
+        AttributeHint("cast", "actor"),
+    ),
+    grounding=GroundingPolicy(years_in_titles=True, variants_are_distinct=False),
+    synonym="film",
+    synonym_plural="films",
+)
+PRODUCTS = Domain(
+    name="products",
+    noun="product",
+    plural="products",
+    category_label="category",
+    hints=(
+        AttributeHint("categories", "category"),
+        AttributeHint("brand", "brand"),
+        AttributeHint("price_band", "price range"),
+        AttributeHint("features", "feature"),
+    ),
+)
+BUSINESSES = Domain(
+    name="businesses",
+    noun="restaurant",
+    plural="restaurants",
+    category_label="cuisine",
+    hints=(
+        AttributeHint("categories", "cuisine"),
+        AttributeHint("neighborhood", "neighbourhood"),
+        AttributeHint("city", "city"),
+        AttributeHint("price_range", "price range"),
+        AttributeHint("ambience", "ambience"),
+    ),
+)
+GAMES = Domain(
+    name="games",
+    noun="game",
+    plural="games",
+    category_label="genre",
+    hints=(
+        AttributeHint("categories", "genre"),
+        AttributeHint("tags", "tag"),
+        AttributeHint("developer", "developer"),
+    ),
+)
+BUILTIN_DOMAINS = (MOVIES, PRODUCTS, BUSINESSES, GAMES)

@@ -1,0 +1,1 @@
+"""The Yelp Open Dataset (business and review JSON lines) -> the prepared database."""

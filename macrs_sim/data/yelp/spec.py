@@ -1,0 +1,31 @@
+"""The Yelp Open Dataset as a registered dataset kind: `data prepare yelp PATH`."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from macrs_sim.data.domain import BUSINESSES
+from macrs_sim.data.registry import DatasetSpec, PrepareOptions
+
+
+class YelpOptions(PrepareOptions):
+    min_stars: float | None = Field(
+        default=None,
+        ge=1,
+        le=5,
+        description="keep only reviews of at least this many stars (ToolRec: 4)",
+    )
+    keep_text: bool = Field(default=False, description="keep each review's text")
+
+
+SPEC = DatasetSpec(
+    kind="yelp",
+    domain=BUSINESSES,
+    options=YelpOptions,
+    prepare="macrs_sim.data.yelp.prepare:prepare",
+    help="the Yelp Open Dataset: business and review JSON lines",
+    source_help="the folder holding yelp_academic_dataset_business.json and "
+    "yelp_academic_dataset_review.json (plain or .gz)",
+    history_len=10,
+    min_history=3,
+)
