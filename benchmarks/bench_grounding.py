@@ -9,6 +9,9 @@ remakes, subtitles, foreign titles, decorations, absent films...); "generated_va
 and "generated_misspelling" are mechanical: every catalog title once in a model-style
 form, and one swap of neighbouring letters in the longest word of some titles.
 
+Other domains: tests/data/grounding/domains (hand-written products, businesses and games,
+adversarial cases), precision and recall per domain.
+
 Speed: a synthetic catalog (default 60,000 items: made-up words, sequels, subtitles,
 remakes) and a query mix as a model produces it: display titles, bare titles,
 decorated titles, misspellings, sequel numbers the catalog lacks, absent titles.
@@ -27,8 +30,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.data.grounding import Grounder
-from macrs_sim.data.grounding.evaluate import evaluate, load_cases, movielens_fixture
+from macrs_sim.data.grounding import Grounder, grounder_for
+from macrs_sim.data.grounding.evaluate import (
+    domain_catalogs,
+    evaluate,
+    load_cases,
+    movielens_fixture,
+)
 from macrs_sim.protocol import Item
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "grounding"
@@ -50,6 +58,29 @@ def quality() -> dict[str, object]:
         "mistakes": overall.mistakes,
         "by_category": {name: t.as_dict() for name, t in sorted(tallies.items())},
     }
+
+
+def domain_quality() -> dict[str, object]:
+    """Per domain of tests/data/grounding/domains (products, businesses, games): the
+    adversarial cases (same brand other product, same product other size, a brand alone,
+    a chain's name without its city) through the grounder each domain's policy picks."""
+    catalogs = domain_catalogs(CASES / "domains")
+    cases = load_cases(CASES / "domains" / "cases.jsonl", {k: c for k, (c, _) in catalogs.items()})
+    out: dict[str, object] = {}
+    for name, (catalog, domain) in catalogs.items():
+        tallies = evaluate(
+            [c for c in cases if c.catalog == name], {name: grounder_for(catalog, domain)}
+        )
+        overall = tallies.pop("all")
+        out[name] = {
+            "grounder": domain.grounding.matcher,
+            "cases": overall.cases,
+            "precision": overall.precision,
+            "recall": overall.recall,
+            "mistakes": overall.mistakes,
+            "by_category": {k: t.as_dict() for k, t in sorted(tallies.items())},
+        }
+    return out
 
 
 def word(rng: random.Random) -> str:
@@ -142,7 +173,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=24_000)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    result = {"quality": quality(), "speed": speed(args.items, args.queries, args.seed)}
+    result = {
+        "quality": quality(),
+        "domains": domain_quality(),
+        "speed": speed(args.items, args.queries, args.seed),
+    }
     print(json.dumps(result, indent=2))
 
 

@@ -21,7 +21,7 @@ from autogen_core.models import ChatCompletionClient
 from macrs_sim.agents.registry import SystemSpec
 from macrs_sim.config import DataConfig, ProtocolConfig
 from macrs_sim.data.dataset import Dataset
-from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.grounding import ItemGrounder
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample
 from macrs_sim.tools import ToolCallLog
@@ -37,7 +37,7 @@ class SystemContext:
     client: ChatCompletionClient | None
     prompts: PromptLibrary
     dataset: Dataset
-    grounder: Grounder
+    grounder: ItemGrounder
     protocol: ProtocolConfig
     # What the spec's `prepare` returned (trained models, indexes); None without one.
     prepared: Any = None

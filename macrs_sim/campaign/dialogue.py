@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from macrs_sim.agents.base import Recommender
 from macrs_sim.config import ProtocolConfig
-from macrs_sim.data.grounding import Grounder, normalize_title
+from macrs_sim.data.grounding import ItemGrounder, normalize_title
 from macrs_sim.protocol import (
     ITEMS_OVER_LIMIT_KEY,
     REPORTED_ACT_KEY,
@@ -26,7 +26,7 @@ from macrs_sim.simulators.base import UserSimulator
 EMPTY_RECOMMEND = "empty_recommend"
 
 
-def ground_turn(turn: SystemTurn, grounder: Grounder) -> SystemTurn:
+def ground_turn(turn: SystemTurn, grounder: ItemGrounder) -> SystemTurn:
     """Fill in catalog ids (and the match method and score) for every recommended title."""
     if not turn.items:
         return turn
@@ -44,7 +44,7 @@ def within_item_limit(turn: SystemTurn, limit: int) -> SystemTurn:
     return turn.model_copy(update={"items": turn.items[:limit], "explain": explain})
 
 
-def grounded(item: ItemRef, grounder: Grounder) -> ItemRef:
+def grounded(item: ItemRef, grounder: ItemGrounder) -> ItemRef:
     """A system that grounded its own item (item_id set, e.g. from a tool) is believed."""
     return item if item.item_id is not None else grounder.ground(item.title)
 
@@ -83,7 +83,7 @@ def add_distinct(kept: list[ItemRef], new: Sequence[ItemRef], k: int) -> list[It
 
 
 async def fallback_list(
-    system: Recommender, state: DialogueState, grounder: Grounder, k: int
+    system: Recommender, state: DialogueState, grounder: ItemGrounder, k: int
 ) -> list[ItemRef]:
     """Up to k distinct grounded items: one request, and one follow-up for what is missing."""
     first = [grounded(i, grounder) for i in await system.final_list(state, k)]
@@ -107,7 +107,7 @@ def count_leaks(opening: UserTurn, exchanges: Sequence[Exchange]) -> int:
 async def run_dialogue(
     system: Recommender,
     simulator: UserSimulator,
-    grounder: Grounder,
+    grounder: ItemGrounder,
     *,
     dialogue_id: str,
     sample: Sample,

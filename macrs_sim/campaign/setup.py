@@ -16,7 +16,7 @@ from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import ModelConfig, Scenario, SystemEntry
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
-from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.grounding import grounder_for
 from macrs_sim.data.sample_set import SampleSetReader
 from macrs_sim.data.sample_view import SampleSetView
 from macrs_sim.data.samples import build_samples, user_items, with_pre_target
@@ -123,7 +123,9 @@ class CampaignSetup:
         )
         # Same-titled films are told apart by what the systems see: the whole dataset's
         # counts include the targets, so a bare "Heat" would lean to a target.
-        self.grounder = Grounder(self.catalog, popularity=self.system_dataset.popularity)
+        self.grounder = grounder_for(
+            self.catalog, self.dataset.domain, popularity=self.system_dataset.popularity
+        )
         if self.scripted_rules is None:
             titles = [i.display_title for i in self.catalog]
             # Registered simulators' roles the campaign's default rules lack (a plugin's).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -29,16 +30,19 @@ class AttributeHint:
 
 @dataclass(frozen=True)
 class GroundingPolicy:
-    """How names of this domain's items are written, for the grounder.
+    """How names of this domain's items are written, and so how a mention is matched.
 
-    `years_in_titles`: a year in a mention picks one of several same-titled items (films).
-    `variants_are_distinct`: sizes, amounts, colours and editions in a title make distinct
-    items ("1.7 oz" and "3.4 oz" of one gel), so a mention naming none of them is ambiguous
-    when several exist, never the most popular one.
+    "titles" (films, games): a title, maybe a year and a sequel number; a stated year picks
+    one of several same-titled items, and with none the most popular is taken, flagged
+    ambiguous (data/grounding/grounder.py). "names" (products, businesses): long names that
+    carry sizes, amounts, colours and editions, and chains with one name in many places; a
+    mention matches only when it names one item and no other, else it is ambiguous and
+    matches nothing (data/grounding/names.py). `qualifiers` are the attributes that may be
+    said with a name to tell items apart (a brand, a city), never alone enough to name one.
     """
 
-    years_in_titles: bool = False
-    variants_are_distinct: bool = True
+    matcher: Literal["titles", "names"] = "titles"
+    qualifiers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,6 @@ MOVIES = Domain(
         AttributeHint("director", "director"),
         AttributeHint("cast", "actor"),
     ),
-    grounding=GroundingPolicy(years_in_titles=True, variants_are_distinct=False),
     synonym="film",
     synonym_plural="films",
 )
@@ -102,6 +105,7 @@ PRODUCTS = Domain(
         AttributeHint("price_band", "price range"),
         AttributeHint("features", "feature"),
     ),
+    grounding=GroundingPolicy(matcher="names", qualifiers=("brand", "store")),
 )
 BUSINESSES = Domain(
     name="businesses",
@@ -115,6 +119,7 @@ BUSINESSES = Domain(
         AttributeHint("price_range", "price range"),
         AttributeHint("ambience", "ambience"),
     ),
+    grounding=GroundingPolicy(matcher="names", qualifiers=("city", "neighborhood", "state")),
 )
 GAMES = Domain(
     name="games",

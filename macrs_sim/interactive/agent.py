@@ -19,7 +19,7 @@ from autogen_core import CancellationToken
 from macrs_sim.agents.base import Recommender
 from macrs_sim.campaign.dialogue import ground_turn, within_item_limit
 from macrs_sim.config import ProtocolConfig
-from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.grounding import ItemGrounder
 from macrs_sim.protocol import DialogueState, Exchange, ItemRef, SystemTurn, UserTurn
 
 # The typed turn inside a team's message stream; `to_text()` shows the act and the reply.
@@ -59,7 +59,7 @@ class RecommenderChatAgent(BaseChatAgent):
         *,
         dialogue_id: str,
         max_turns: int = 5,
-        grounder: Grounder | None = None,
+        grounder: ItemGrounder | None = None,
         max_items_per_turn: int = ProtocolConfig().max_items_per_turn,
         name: str | None = None,
         description: str = "A conversational recommender system.",

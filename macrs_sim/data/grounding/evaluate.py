@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.data.grounding.grounder import Grounder
+from macrs_sim.data.domain import BUSINESSES, GAMES, PRODUCTS, Domain
+from macrs_sim.data.grounding import ItemGrounder
 from macrs_sim.data.movielens.titles import parse_genres, parse_title
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item
@@ -91,6 +92,8 @@ def load_cases(path: Path, catalogs: Mapping[str, Catalog]) -> list[Case]:
             continue
         try:
             raw = json.loads(line)
+            if "expect_id" in raw:  # same-named items (a chain's places): by id
+                raw["expect"] = None
             catalog, said, expect, category = (raw[k] for k in CASE_FIELDS)
         except (json.JSONDecodeError, KeyError, TypeError):
             fields = ", ".join(CASE_FIELDS)
@@ -100,12 +103,23 @@ def load_cases(path: Path, catalogs: Mapping[str, Catalog]) -> list[Case]:
             raise DataError(f"{path}:{lineno}: unknown catalog {catalog!r}")
         if expect is not None and expect not in titles:
             raise DataError(f"{path}:{lineno}: {expect!r} is not in catalog {catalog!r}")
-        item_id = titles[expect] if expect is not None else None
+        item_id = titles[expect] if expect is not None else raw.get("expect_id")
+        if item_id is not None and item_id not in catalogs[catalog]:
+            raise DataError(f"{path}:{lineno}: {item_id!r} is not in catalog {catalog!r}")
         cases.append(Case(catalog, said, item_id, category))
     return cases
 
 
-def evaluate(cases: Sequence[Case], grounders: Mapping[str, Grounder]) -> dict[str, Tally]:
+def domain_catalogs(folder: Path) -> dict[str, tuple[Catalog, Domain]]:
+    """The hand-written catalogs of other domains (products, businesses, games) in
+    `folder`, each with its domain: `<domain name>.jsonl`."""
+    return {
+        domain.name: (Catalog.from_jsonl(folder / f"{domain.name}.jsonl"), domain)
+        for domain in (PRODUCTS, BUSINESSES, GAMES)
+    }
+
+
+def evaluate(cases: Sequence[Case], grounders: Mapping[str, ItemGrounder]) -> dict[str, Tally]:
     """Per category, plus "all"."""
     tallies: dict[str, Tally] = defaultdict(Tally)
     for case in cases:

@@ -21,7 +21,7 @@ from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage,
 
 from macrs_sim.agents.rendering import render_history
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.grounding import ItemGrounder
 from macrs_sim.evaluation.interecagent.prompts import titles
 from macrs_sim.evaluation.interecagent.schemas import OneTurnCase, OneTurnRequest, Task
 from macrs_sim.evaluation.interecagent.systems import Answer, RankerSystem
@@ -58,7 +58,7 @@ class GroundedList(Record):
     duplicates: int = 0
 
 
-def ground_list(said: Sequence[str], grounder: Grounder) -> GroundedList:
+def ground_list(said: Sequence[str], grounder: ItemGrounder) -> GroundedList:
     items: list[str] = []
     unknown = duplicates = 0
     for title in said:
@@ -87,7 +87,7 @@ class LLMRow:
     client: ChatCompletionClient
     library: PromptLibrary
     catalog: Catalog
-    grounder: Grounder
+    grounder: ItemGrounder
     retriever: RankerSystem | None = None
 
     async def answer(

@@ -26,7 +26,7 @@ from macrs_sim.agents.interecagent.options import InteRecAgentOptions
 from macrs_sim.config import DataConfig
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
-from macrs_sim.data.grounding import Grounder
+from macrs_sim.data.grounding import grounder_for
 from macrs_sim.data.splits import Interactions, Split, interactions_of, leave_one_out
 from macrs_sim.errors import ConfigError, ModelUnavailableError
 from macrs_sim.evaluation.interecagent import models
@@ -288,7 +288,7 @@ def llm_rows(
     """Table 5's LLM rows asked for, on the same model; Chat-Rec for retrieval only."""
     catalog = inputs.dataset.catalog
     seen = models.without_targets(inputs.dataset, inputs.data, inputs.split)
-    grounder = Grounder(catalog, popularity=seen.popularity)
+    grounder = grounder_for(catalog, inputs.dataset.domain, popularity=seen.popularity)
     out = []
     for key in s.llm_rows:
         if key == "chat-rec" and s.task == "ranking":
