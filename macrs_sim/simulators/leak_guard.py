@@ -14,6 +14,10 @@ Which spellings count as naming a title (its normalised form: no year, no punctu
   the article form in any case ("the game"); so everyday words ("cheer me up", "the heat
   of summer", "a game night") never fire. Titles that are function words (*It*, *Us*,
   *Her*) do not count capitalised at the start of a sentence ("It should be scary.").
+
+A product's long name is given away by its distinctive part too (`distinctive_forms`):
+"Serendipity 3 gift card" names "Serendipity 3 $100.00 Gift Card", and "Hydro Boost
+Water Gel" names "Neutrogena Hydro Boost Water Gel, 1.7 oz".
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ import re
 import unicodedata
 
 from macrs_sim.data.grounding import normalize_title
+from macrs_sim.protocol import Item
 
-REDACTION = "that movie"
+REDACTION = "that movie"  # films'; `LeakGuard(..., noun=)` names another domain's item
 
 _SEP = r"[^a-z0-9]+"
 _QUOTES = "\"'“”‘’*_"
@@ -85,13 +90,50 @@ def name_pattern(name: str) -> re.Pattern[str] | None:
     return re.compile(bounded.format("(?:" + "|".join(forms) + ")"))
 
 
+# Amounts and sizes in a product's name: "$100.00", "1.7 oz", "16 GB", "4 Count", "Pack of 2".
+_AMOUNT = re.compile(
+    r"\$\s?\d[\d,]*(?:\.\d+)?"
+    r"|(?<![A-Za-z0-9])\d+(?:\.\d+)?\s?(?:fl\.?\s?oz|oz|ml|g|kg|lbs?|gb|tb|count|ct|pack|pk"
+    r"|pcs|pieces|inch|cm|mm)(?![A-Za-z0-9])"
+    r"|(?:pack|set|box) of \d+",
+    re.IGNORECASE,
+)
+_MIN_PRODUCT_WORDS = 4
+
+
+def distinctive_forms(title: str, brands: tuple[str, ...] = ()) -> list[str]:
+    """The shorter forms that still name a product: its name without amounts and sizes, the
+    part before its first comma, and that part without the brand in front. Only for names of
+    four or more words that state an amount or size (no film title is touched)."""
+    if len(title.split()) < _MIN_PRODUCT_WORDS or not _AMOUNT.search(title):
+        return []
+    bare = re.sub(r"\s+", " ", _AMOUNT.sub(" ", title)).strip(" ,-")
+    head = bare.split(",")[0].strip()
+    forms = [bare, head]
+    for brand in brands:
+        if head.lower().startswith(brand.lower() + " "):
+            forms.append(head[len(brand) :].strip())
+    return [f for f in dict.fromkeys(forms) if len(f.split()) >= 2 and f != title]
+
+
 class LeakGuard:
     """Finds the target's title, or any of its alternative titles, in a text."""
 
-    def __init__(self, title: str, *aka: str) -> None:
+    def __init__(self, title: str, *aka: str, noun: str = "movie") -> None:
         self.title = title.strip()
+        self.redaction = f"that {noun}"
         names = dict.fromkeys(n.strip() for n in (title, *aka) if n.strip())
         self._patterns = [p for p in map(name_pattern, names) if p is not None]
+
+    @classmethod
+    def for_item(cls, item: Item, noun: str = "movie") -> LeakGuard:
+        """The item's title, its alternative titles and a product name's distinctive forms;
+        a redaction says "that <noun>"."""
+        brands = item.attribute("brand")
+        short = [f for t in (item.title, *item.aka) for f in distinctive_forms(t, brands)]
+        guard = cls(item.title, *item.aka, *short, noun=noun)
+        guard.title = item.title.strip()
+        return guard
 
     def leaks(self, text: str) -> bool:
         folded = fold_text(text)
@@ -99,13 +141,13 @@ class LeakGuard:
 
     def redact(self, text: str) -> str:
         for pattern in self._patterns:
-            text = _redact_one(pattern, text)
+            text = _redact_one(pattern, text, self.redaction)
         return text
 
 
-def _redact_one(pattern: re.Pattern[str], text: str) -> str:
+def _redact_one(pattern: re.Pattern[str], text: str, redaction: str) -> str:
     folded, index = fold(text)
     spans = [(index[m.start()], index[m.end() - 1] + 1) for m in pattern.finditer(folded)]
     for start, end in reversed(spans):
-        text = text[:start] + REDACTION + text[end:]
+        text = text[:start] + redaction + text[end:]
     return text

@@ -50,8 +50,9 @@ def directors(item: Item) -> list[str]:
 
 
 def title_guard(item: Item) -> LeakGuard:
-    """The target's title and its alternative titles: what no profile or user text may name."""
-    return LeakGuard(item.title, *item.aka)
+    """The target's title and its alternative titles (a product's distinctive forms too): what
+    no profile or user text may name."""
+    return LeakGuard.for_item(item)
 
 
 def target_guards(item: Item, *, people: bool = True) -> list[LeakGuard]:
