@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from macrs_sim.analysis.runs.load import load_run
     from macrs_sim.campaign.runner import run_campaign, run_campaign_async
     from macrs_sim.config import load_scenario
+    from macrs_sim.data.domain import AttributeHint, Domain, GroundingPolicy
+    from macrs_sim.data.prepared.result import PrepareResult
+    from macrs_sim.data.registry import DatasetSpec, PrepareOptions, register_dataset
     from macrs_sim.llm.backends.registry import BackendSpec, register_backend
     from macrs_sim.rankers.registry import RankerSpec, register_ranker
     from macrs_sim.simulators.base import UserSimulator
@@ -38,10 +41,23 @@ _EXPORTS: dict[str, str] = {
     "SimulatorSpec": "macrs_sim.simulators.registry",
     "register_backend": "macrs_sim.llm.backends.registry",
     "BackendSpec": "macrs_sim.llm.backends.registry",
+    "register_dataset": "macrs_sim.data.registry",
+    "DatasetSpec": "macrs_sim.data.registry",
+    "PrepareOptions": "macrs_sim.data.registry",
+    "PrepareResult": "macrs_sim.data.prepared.result",
+    "Domain": "macrs_sim.data.domain",
+    "AttributeHint": "macrs_sim.data.domain",
+    "GroundingPolicy": "macrs_sim.data.domain",
 }
 
 __all__ = [
+    "AttributeHint",
     "BackendSpec",
+    "DatasetSpec",
+    "Domain",
+    "GroundingPolicy",
+    "PrepareOptions",
+    "PrepareResult",
     "RankerSpec",
     "Recommender",
     "SimulatorSpec",
@@ -51,6 +67,7 @@ __all__ = [
     "load_run",
     "load_scenario",
     "register_backend",
+    "register_dataset",
     "register_ranker",
     "register_simulator",
     "register_system",

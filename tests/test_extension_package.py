@@ -193,3 +193,52 @@ def test_an_unknown_ranker_names_the_package_ranker(site: Path, tmp_path: Path) 
         "error: unknown model 'reverse_popularityy'; expected one of popularity, itemcf, bpr, "
         "sasrec, bert4rec, reverse_popularity",
     )
+
+
+BOOKS_CSV = """book_id,title,author,subject
+b1,The Left Hand of Darkness,Ursula K. Le Guin,Science Fiction
+b2,A Wizard of Earthsea,Ursula K. Le Guin,Fantasy
+b3,Kindred,Octavia E. Butler,Science Fiction
+"""
+LOANS_CSV = """reader,book_id,day
+r1,b2,2024-01-05
+r1,b1,2024-01-03
+r1,b9,2024-01-04
+r2,b3,2023-12-30
+r2,b1,2024-02-01
+"""
+
+
+def test_data_prepare_runs_the_package_dataset(site: Path, tmp_path: Path) -> None:
+    """The package's dataset kind (books, its own domain): `data prepare` reads its files,
+    drops the loan of a book it lacks, and the database reads back with its domain."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "books.csv").write_text(BOOKS_CSV)
+    (tmp_path / "lib" / "loans.csv").write_text(LOANS_CSV)
+    done = cli(["data", "prepare", "library_loans", "lib", "--out", "lib.sqlite"], tmp_path, site)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("prepared lib: 2 users, 3 items, 4 interactions in ")
+    assert lines[1:] == [
+        "dropped 1 loans of books not in books.csv",
+        "database: lib.sqlite",
+        'use it in a scenario: [data] dataset = "lib.sqlite"',
+    ]
+    code = (
+        "from macrs_sim.config import DataConfig\n"
+        "from macrs_sim.data.dataset import open_dataset\n"
+        "d = open_dataset(DataConfig(dataset='lib.sqlite'))\n"
+        "print(d.domain.noun, d.sequences(), d.catalog['b3'].attribute('author'))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           cwd=tmp_path, env=env, timeout=60)  # fmt: skip
+    assert shown.stdout.strip() == (
+        "book {'r1': ['b1', 'b2'], 'r2': ['b3', 'b1']} ('Octavia E. Butler',)"
+    ), shown.stderr
+    strict = cli(["data", "prepare", "library_loans", "lib", "--out", "s.sqlite", "--strict"],
+                 tmp_path, site)  # fmt: skip
+    assert (strict.returncode, strict.stderr.strip()) == (
+        2, "error: loans.csv:4: book 'b9' is not in books.csv",
+    )  # fmt: skip
+    assert not (tmp_path / "s.sqlite").exists()

@@ -16,6 +16,9 @@ from macrs_sim.analysis.report.full import build_report
 from macrs_sim.analysis.runs.load import load_run
 from macrs_sim.campaign.runner import run_campaign, run_campaign_async
 from macrs_sim.config import load_scenario
+from macrs_sim.data.domain import AttributeHint, Domain, GroundingPolicy
+from macrs_sim.data.prepared.result import PrepareResult
+from macrs_sim.data.registry import DatasetSpec, PrepareOptions, register_dataset
 from macrs_sim.llm.backends.registry import BackendSpec, register_backend
 from macrs_sim.rankers.registry import RankerSpec, register_ranker
 from macrs_sim.simulators.base import UserSimulator
@@ -42,6 +45,14 @@ def test_every_public_name_resolves_to_its_definition() -> None:
         "register_backend": register_backend,
         "RankerSpec": RankerSpec,
         "register_ranker": register_ranker,
+        "DatasetSpec": DatasetSpec,
+        "register_dataset": register_dataset,
+        # what a dataset kind is made of: its options, result and domain
+        "PrepareOptions": PrepareOptions,
+        "PrepareResult": PrepareResult,
+        "Domain": Domain,
+        "AttributeHint": AttributeHint,
+        "GroundingPolicy": GroundingPolicy,
     }
     assert sorted(macrs_sim.__all__) == sorted(expected)
     for name, value in expected.items():
