@@ -145,9 +145,11 @@ def test_every_skip_entry_still_matches_a_docs_command() -> None:
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tmp copy of scenarios/ on the scripted backend, and one scripted quickstart run."""
+    """tmp copy of scenarios/ on the scripted backend and of the example downloads
+    (examples/), and one scripted quickstart run."""
     work = tmp_path_factory.mktemp("docs")
     shutil.copytree(ROOT / "scenarios", work / "scenarios")
+    shutil.copytree(ROOT / "examples", work / "examples")
     for scenario in (work / "scenarios").glob("*.toml"):
         text = scenario.read_text(encoding="utf-8")
         scenario.write_text(text.replace('backend = "embedded"', 'backend = "scripted"'))

@@ -130,12 +130,13 @@ def scenario(
     max_turns: int,
     final_list_k: int = 5,
     concurrency: int = 4,
+    data: Mapping[str, Any] | None = None,
 ) -> Scenario:
     return parse_scenario(
         {
             "name": name,
             "model": dict(model),
-            "data": {**DATA, "n_samples": n_samples},
+            "data": {**DATA, "n_samples": n_samples, **(data or {})},
             "simulator": {"kind": simulator},
             "protocol": {"max_turns": max_turns, "final_list_k": final_list_k},
             "campaign": {"concurrency": concurrency},
