@@ -17,7 +17,7 @@ from rich.console import Console
 from macrs_sim.data.registry import DatasetSpec, PrepareOptions, dataset_kinds, dataset_spec
 from macrs_sim.errors import DataError
 
-console = Console(markup=False, highlight=False)
+console = Console(markup=False, highlight=False, soft_wrap=True)  # lines are data: never wrapped
 
 _SUFFIXES = (".gz", ".zip", ".json", ".jsonl")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from macrs_sim.data.domain import GAMES
@@ -9,7 +11,18 @@ from macrs_sim.data.registry import DatasetSpec, PrepareOptions
 
 
 class SteamOptions(PrepareOptions):
+    strict: bool = Field(
+        default=False,
+        description="refuse any line or review that would be dropped (a review of a game "
+        "steam_games lacks, a game with no id or title, a repeated id, a cut-off line) "
+        "instead of dropping and counting it",
+    )
     keep_text: bool = Field(default=False, description="keep each review's text")
+    interactions: Literal["reviews", "australian"] | None = Field(
+        default=None,
+        description="which reviews to read: 'reviews' (steam_reviews.json, the default when "
+        "present) or 'australian' (australian_user_reviews.json)",
+    )
 
 
 SPEC = DatasetSpec(

@@ -9,11 +9,12 @@ from macrs_sim.data.registry import DatasetSpec, PrepareOptions
 
 
 class YelpOptions(PrepareOptions):
+    # No seed paper states a star threshold for Yelp (data/yelp/prepare.py): all by default.
     min_stars: float | None = Field(
         default=None,
         ge=1,
         le=5,
-        description="keep only reviews of at least this many stars (ToolRec: 4)",
+        description="keep only reviews of at least this many stars (default: every review)",
     )
     keep_text: bool = Field(default=False, description="keep each review's text")
 
@@ -25,7 +26,8 @@ SPEC = DatasetSpec(
     prepare="macrs_sim.data.yelp.prepare:prepare",
     help="the Yelp Open Dataset: business and review JSON lines",
     source_help="the folder holding yelp_academic_dataset_business.json and "
-    "yelp_academic_dataset_review.json (plain or .gz)",
+    "yelp_academic_dataset_review.json (plain or .gz), or the business file with the "
+    "review file beside it",
     history_len=10,
     min_history=3,
 )
