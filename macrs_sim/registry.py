@@ -11,6 +11,7 @@ is read. Each registry keeps its own messages: they are passed in, never rebuilt
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Iterable
 from importlib.metadata import EntryPoint
 from typing import Any, TypeVar, cast
@@ -86,3 +87,12 @@ def import_ref(ref: str) -> Callable[..., Any]:
     """`module:function`, imported now; ImportError / AttributeError are the caller's to name."""
     module, _, attr = ref.partition(":")
     return cast(Callable[..., Any], getattr(importlib.import_module(module), attr))
+
+
+def call_taking(fn: Callable[..., Any], *args: object, **optional: object) -> Any:
+    """`fn(*args, **optional)`, leaving out each optional keyword `fn` has no parameter for:
+    a plugin's function written before the keyword existed (a scripted-rules maker before
+    `domain`) keeps working, in the words it always had."""
+    params = inspect.signature(fn).parameters
+    any_keyword = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    return fn(*args, **{k: v for k, v in optional.items() if any_keyword or k in params})

@@ -15,7 +15,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "macrs_sim"
 
-# DESIGN.md §1, lowest first: errors, protocol, config, store < llm, data < rankers, tools
+# DESIGN.md §1, lowest first: errors, protocol, config, store < llm, data, prompts < rankers, tools
 # < agents, simulators < judge < analysis < campaign < interactive, viewer < cli.
 # Names in the same row may import each other (one way: the cycle test below).
 LAYERS: tuple[tuple[str, ...], ...] = (
@@ -27,10 +27,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "redact",
         "textfile",
         "textsafe",
-        "prompts",
         "registry",
     ),
-    ("llm", "data"),
+    # Prompts speak the dataset's domain (data/domain.py): they sit beside data.
+    ("llm", "data", "prompts"),
     ("rankers", "tools"),
     ("agents", "simulators"),
     ("judge",),

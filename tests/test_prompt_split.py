@@ -11,9 +11,11 @@ from string import Template
 import pytest
 
 import macrs_sim.prompts
+from macrs_sim.data.domain import MOVIES
 from macrs_sim.errors import ConfigError
 from macrs_sim.prompts import PromptLibrary, PromptTemplate, parse_prompt
 from macrs_sim.prompts.split import SplitTemplate, split_template
+from macrs_sim.prompts.words import fill_words
 
 PROMPTS = Path(macrs_sim.prompts.__file__).parent
 
@@ -114,11 +116,13 @@ def test_fuzzed_bodies_render_as_substitute_does() -> None:
 
 
 def shipped() -> list[tuple[str, str, str]]:
-    """(prompt name, section, body) of every prompt file in the package, subfolders too."""
+    """(prompt name, section, body) of every prompt file in the package, subfolders too,
+    with the film domain's words filled in as the library fills them."""
     found = []
     for path in sorted(PROMPTS.rglob("*.txt")):
         name = path.relative_to(PROMPTS).with_suffix("").as_posix()
-        for section, body in parse_prompt(name, path.read_text(encoding="utf-8")).sections.items():
+        text = fill_words(path.read_text(encoding="utf-8"), MOVIES.words())
+        for section, body in parse_prompt(name, text).sections.items():
             found.append((name, section, body))
     return found
 

@@ -35,6 +35,7 @@ from pydantic import ConfigDict, ValidationError
 
 from macrs_sim import registry
 from macrs_sim.config import SystemEntry
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.errors import ConfigError
 
 ENTRY_POINT_GROUP = "macrs_sim.systems"
@@ -78,7 +79,8 @@ class SystemSpec:
     # ValueError whose message starts with the field at fault; run before the campaign
     # probes its models or makes its run folder (cheap checks only: no training).
     check: str | None = None
-    # "module:function": (catalog titles) -> {role: Rule} for the scripted backend.
+    # "module:function": (catalog titles, *, domain) -> {role: Rule} for the scripted
+    # backend; `domain` (data/domain.py: the words its canned texts use) may be left out.
     scripted_rules: str | None = None
     # The pip extra its imports need, named when they fail ("recsys" -> macrs-sim[recsys]).
     extra: str | None = None
@@ -191,17 +193,19 @@ def import_ref(ref: str, spec: SystemSpec) -> Callable[..., Any]:
         raise ConfigError(f"system kind {spec.kind!r} cannot be loaded ({err}){hint}") from None
 
 
-def scripted_rules_of_all(titles: Sequence[str]) -> dict[str, Any]:
-    """Every registered system's scripted rules, merged. A system's roles are namespaced by
-    its kind ("macrs.planner"), so two kinds never claim one role; shared roles (the
-    fallback list, the simulated user, the judge) are the campaign's (campaign.scripted)."""
+def scripted_rules_of_all(titles: Sequence[str], domain: Domain = MOVIES) -> dict[str, Any]:
+    """Every registered system's scripted rules, merged, speaking `domain`'s words. A
+    system's roles are namespaced by its kind ("macrs.planner"), so two kinds never claim
+    one role; shared roles (the fallback list, the simulated user, the judge) are the
+    campaign's (campaign.scripted)."""
     merged: dict[str, Any] = {}
     owner: dict[str, str] = {}
     for kind in known_kinds():
         spec = _SPECS[kind]
         if spec.scripted_rules is None:
             continue
-        rules: Mapping[str, Any] = import_ref(spec.scripted_rules, spec)(titles)
+        make = import_ref(spec.scripted_rules, spec)
+        rules: Mapping[str, Any] = registry.call_taking(make, titles, domain=domain)
         for role in rules:
             if not role.startswith(f"{kind}."):
                 raise ValueError(

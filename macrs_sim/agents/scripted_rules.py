@@ -20,7 +20,9 @@ from macrs_sim.agents.macrs.schemas import (
     StrategyOutput,
     UserProfile,
 )
+from macrs_sim.agents.scripted_words import ask_line, chat_line
 from macrs_sim.agents.single_llm.system import SingleLLMOutput
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
 # The planner's act per turn: ask first, try a recommendation, then adjust (paper Fig. 4 shape).
@@ -48,8 +50,9 @@ def _turn_act(acts: Sequence[Act], turn: int | None) -> Act:
     return acts[((turn or 1) - 1) % len(acts)]
 
 
-def macrs_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
-    """MACRS's roles (its SystemSpec.scripted_rules); "final_list" is shared with single-LLM."""
+def macrs_rules(catalog_titles: Sequence[str], *, domain: Domain = MOVIES) -> dict[str, Rule]:
+    """MACRS's roles (its SystemSpec.scripted_rules), the texts in `domain`'s words;
+    "final_list" is shared with single-LLM."""
     titles = list(catalog_titles)
 
     def recommend(req: ScriptedRequest) -> BaseModel:
@@ -63,8 +66,8 @@ def macrs_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
         )
 
     return {
-        "macrs.ask": lambda req: "What kind of movie are you in the mood for?",
-        "macrs.chat": lambda req: "I love films with a memorable soundtrack.",
+        "macrs.ask": lambda req: ask_line(domain),
+        "macrs.chat": lambda req: chat_line(domain),
         "macrs.recommend": recommend,
         "macrs.planner": planner,
         "macrs.info_reflector": lambda req: UserProfile(

@@ -130,8 +130,8 @@ class CampaignSetup:
             titles = [i.display_title for i in self.catalog]
             # Registered simulators' roles the campaign's default rules lack (a plugin's).
             self.scripted_rules = {
-                **scripted_rules_of_simulators(titles),
-                **default_scripted_rules(titles),
+                **scripted_rules_of_simulators(titles, self.dataset.domain),
+                **default_scripted_rules(titles, self.dataset.domain),
             }
         # One cache per campaign, shared by every model (their entries never mix: the key
         # names the model). It opens, creating its folder, on the first call.
@@ -142,7 +142,8 @@ class CampaignSetup:
     def from_scenario(cls, scenario: Scenario, **kwargs: object) -> CampaignSetup:
         prompts_dir = Path(scenario.prompts_dir) if scenario.prompts_dir else None
         dataset = open_dataset(scenario.data)
-        return cls(scenario, dataset, PromptLibrary(prompts_dir), **kwargs)  # type: ignore[arg-type]
+        prompts = PromptLibrary(prompts_dir, domain=dataset.domain)
+        return cls(scenario, dataset, prompts, **kwargs)  # type: ignore[arg-type]
 
     def client(self, cfg: ModelConfig) -> ChatCompletionClient:
         """One client per distinct model config, shared by every dialogue and role."""

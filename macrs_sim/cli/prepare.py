@@ -36,7 +36,7 @@ def _add_options(parser: argparse.ArgumentParser, options: type[PrepareOptions])
             parser.add_argument(_flag(name), dest=name, action="store_true", help=field.description)
             continue
         paths = field.annotation is Path or Path in typing.get_args(field.annotation)
-        metavar = "PATH" if paths else name.upper()
+        metavar = "PATH" if paths else "N" if field.annotation is int else name.upper()
         parser.add_argument(
             _flag(name), dest=name, default=None, metavar=metavar, help=field.description
         )

@@ -1,4 +1,5 @@
-"""The item catalog: real movies with factual metadata, loaded from JSON lines."""
+"""The item catalog: real items (films, products, ...) with factual metadata, loaded from
+JSON lines."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from macrs_sim.data.domain import MOVIES, Domain
+from macrs_sim.data.domain_words import plural_of
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item
 from macrs_sim.textfile import read_utf8
@@ -94,16 +97,32 @@ class Catalog:
     def genres(self) -> list[str]:
         return sorted({g for item in self for g in item.genres})
 
-    def describe(self, item_id: str) -> str:
-        """A one-line factual description used in prompts (never shown with the title hidden)."""
+    def describe(self, item_id: str, domain: Domain = MOVIES) -> str:
+        """A one-line factual description used in prompts (never shown with the title hidden).
+
+        Films in the paper's words ("directed by", "starring", "plot:"); any other domain's
+        attributes by name ("brand: CeraVe; price: 19.99"), hinted ones first (data/domain.py).
+        """
         item = self[item_id]
-        parts = [item.display_title, ", ".join(item.genres)]
-        if item.director:
-            parts.append(f"directed by {item.director}")
-        if item.cast:
-            parts.append("starring " + ", ".join(item.cast))
+        parts = [item.display_title, ", ".join(item.categories)]
+        if domain.name == MOVIES.name:
+            parts += [f"directed by {item.director}"] if item.director else []
+            parts += ["starring " + ", ".join(item.cast)] if item.cast else []
+        else:
+            parts += [f"{label}: {', '.join(values)}" for label, values in labelled(item, domain)]
         if item.keywords:
             parts.append("keywords: " + ", ".join(item.keywords))
-        if item.overview:
-            parts.append("plot: " + item.overview)
+        if item.description:
+            plot = "plot" if domain.name == MOVIES.name else "description"
+            parts.append(f"{plot}: {item.description}")
         return "; ".join(parts)
+
+
+def labelled(item: Item, domain: Domain) -> list[tuple[str, tuple[str, ...]]]:
+    """The item's attributes with their labels: the domain's hints first, in its order, then
+    the rest by name ("price_band" reads "price band"); a label of several values is plural."""
+    labels = {h.name: h.label for h in domain.hints if h.name != "categories"}
+    order = {name: n for n, name in enumerate(labels)}
+    ranked = sorted(item.attributes, key=lambda a: order.get(a[0], len(order)))
+    named = [(labels.get(name, name.replace("_", " ")), values) for name, values in ranked]
+    return [(plural_of(label) if len(v) > 1 else label, v) for label, v in named]

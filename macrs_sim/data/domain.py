@@ -13,6 +13,18 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from macrs_sim.data.domain_words import (
+    BUSINESS_PHRASES,
+    GAME_PHRASES,
+    MOVIE_PHRASES,
+    PHRASE_NAMES,
+    PRODUCT_PHRASES,
+    Phrases,
+    capitalized,
+    default_phrases,
+    plural_of,
+)
+
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -56,6 +68,9 @@ class Domain:
     # The paper's other word for the item ("film"); the noun itself elsewhere.
     synonym: str = ""
     synonym_plural: str = ""
+    # The prompts' other words ("watch", "Heat (1995)") by placeholder name; any left out
+    # are worded from the nouns and hints (data/domain_words.py).
+    phrases: Phrases = ()
 
     def __post_init__(self) -> None:
         if not _NAME.fullmatch(self.name):
@@ -67,18 +82,27 @@ class Domain:
             object.__setattr__(self, "synonym", self.noun)
         if not self.synonym_plural:
             object.__setattr__(self, "synonym_plural", self.plural)
+        if unknown := sorted({name for name, _ in self.phrases} - PHRASE_NAMES):
+            raise ValueError(f"domain {self.name!r}: no prompt word ${unknown[0]}")
 
     def words(self) -> dict[str, str]:
         """The words prompts take from the domain, by placeholder name."""
-        return {
+        categories = plural_of(self.category_label)
+        nouns = {
             "item_noun": self.noun,
             "item_nouns": self.plural,
-            "Item_noun": self.noun[:1].upper() + self.noun[1:],
-            "Item_nouns": self.plural[:1].upper() + self.plural[1:],
+            "Item_noun": capitalized(self.noun),
+            "Item_nouns": capitalized(self.plural),
             "item_synonym": self.synonym,
             "item_synonyms": self.synonym_plural,
             "category_label": self.category_label,
+            "category_labels": categories,
+            "Category_labels": capitalized(categories),
         }
+        given = dict(self.phrases)
+        hinted = [h.label for h in self.hints if h.name != "categories"]
+        defaults = default_phrases(self.plural, self.category_label, hinted, given)
+        return {**nouns, **defaults, **given}
 
 
 MOVIES = Domain(
@@ -93,6 +117,7 @@ MOVIES = Domain(
     ),
     synonym="film",
     synonym_plural="films",
+    phrases=MOVIE_PHRASES,
 )
 PRODUCTS = Domain(
     name="products",
@@ -106,6 +131,7 @@ PRODUCTS = Domain(
         AttributeHint("features", "feature"),
     ),
     grounding=GroundingPolicy(matcher="names", qualifiers=("brand", "store")),
+    phrases=PRODUCT_PHRASES,
 )
 BUSINESSES = Domain(
     name="businesses",
@@ -120,6 +146,7 @@ BUSINESSES = Domain(
         AttributeHint("ambience", "ambience"),
     ),
     grounding=GroundingPolicy(matcher="names", qualifiers=("city", "neighborhood", "state")),
+    phrases=BUSINESS_PHRASES,
 )
 GAMES = Domain(
     name="games",
@@ -131,5 +158,6 @@ GAMES = Domain(
         AttributeHint("tags", "tag"),
         AttributeHint("developer", "developer"),
     ),
+    phrases=GAME_PHRASES,
 )
 BUILTIN_DOMAINS = (MOVIES, PRODUCTS, BUSINESSES, GAMES)

@@ -44,6 +44,18 @@ class PrepareOptions(BaseModel):
     )
 
 
+class ReviewOptions(PrepareOptions):
+    """Options of every kind whose interactions are reviews (Amazon, Yelp, Steam)."""
+
+    core: int = Field(
+        default=0,
+        ge=0,
+        description="keep only users and items with at least N interactions, dropping again "
+        "until none is short (the k-core filter: InteRecAgent's 5; default: none)",
+    )
+    keep_text: bool = Field(default=False, description="keep each review's text")
+
+
 @dataclass(frozen=True)
 class DatasetSpec:
     kind: str

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from macrs_sim.agents.macrs.schemas import RecommendOutput
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.judge.schemas import Choice, JudgeVerdict
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
@@ -21,7 +22,14 @@ from macrs_sim.llm.scripted import Rule, ScriptedRequest
 # The layout of prompts/judge.txt's [user] section around the two responses.
 _SHOWN = re.compile(r"\nResponse A:\n(.*?)\n\nResponse B:\n(.*?)\n\nCompare ", re.DOTALL)
 _OTHER: dict[Choice, Choice] = {"A": "B", "B": "A", "tie": "tie"}
-SCRIPTED_PLAIN_TEXT = "Tell me more about the movies you like."
+
+
+def plain_text(domain: Domain = MOVIES) -> str:
+    """What a regenerated ask or chat response says, in the domain's words."""
+    return f"Tell me more about the {domain.plural} you like."
+
+
+SCRIPTED_PLAIN_TEXT = plain_text()  # films'
 
 
 def presented_responses(request: ScriptedRequest) -> tuple[str, str] | None:
@@ -48,14 +56,14 @@ def scripted_verdict(request: ScriptedRequest) -> JudgeVerdict:
     )
 
 
-def judge_scripted_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
+def judge_scripted_rules(catalog_titles: Sequence[str], domain: Domain = MOVIES) -> dict[str, Rule]:
     """Rules for roles "judge" and "judge_regenerate" (merge into `default_scripted_rules`)."""
     titles = list(catalog_titles)
 
     def regenerate(req: ScriptedRequest) -> str | BaseModel:
         # The recommend responder asks for RecommendOutput; ask and chat want plain text.
         if req.schema is None or not issubclass(req.schema, RecommendOutput):
-            return SCRIPTED_PLAIN_TEXT
+            return plain_text(domain)
         key = f"{req.context.dialogue_id}|{req.context.turn}|judge"
         index = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big") % len(titles)
         title = titles[index]

@@ -1,7 +1,10 @@
 """Prompt templates are data: one file per role, `[section]` headers, `$placeholders`.
 
 A scenario may point `prompts_dir` at a folder of files with the same names to
-override any of them; the hash of every template used is recorded in the run.
+override any of them; the hash of every template used is recorded in the run. The files
+speak of items through the domain's words (`$item_noun`, `$consume_verb`: words.py),
+filled from the dataset's domain when a template is loaded; the hash is that of the
+filled text, what the model is shown (for films, the same as before the words existed).
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from pathlib import Path
 from string import Template
 from typing import Literal
 
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.errors import ConfigError
 from macrs_sim.prompts.split import fill, split_template
+from macrs_sim.prompts.words import fill_words
 from macrs_sim.textfile import read_utf8
 
 # Where a dialogue goes in a prompt (agents/prompt_layout.py): the paper's transcript in
@@ -73,16 +78,19 @@ def _placeholders(text: str) -> set[str]:
     return set(Template(text).get_identifiers())
 
 
-def check_override(path: Path, text: str) -> PromptTemplate:
+def check_override(path: Path, text: str, domain: Domain = MOVIES) -> PromptTemplate:
     """An override must have the package template's sections, each with exactly its
     placeholders: one it does not know would fail mid-campaign, one it lacks would
-    silently drop what the role is meant to see."""
+    silently drop what the role is meant to see. Both are compared with the domain's
+    words filled in: an override may use them, or write its own words instead."""
     name = path.name.removesuffix(".txt")
-    known = _package_text(name)
-    if known is None:
+    package_text = _package_text(name)
+    if package_text is None:
         names = ", ".join(f"{n}.txt" for n in package_prompt_names())
         raise ConfigError(f"prompts_dir: {path}: no such prompt (expected one of: {names})")
-    override = parse_prompt(str(path), text)
+    words = domain.words()
+    known = fill_words(package_text, words)
+    override = parse_prompt(str(path), fill_words(text, words))
     for section, body in parse_prompt(name, known).sections.items():
         if section not in override.sections:
             raise ConfigError(f"prompts_dir: {path}: missing section [{section}]")
@@ -115,18 +123,21 @@ class PromptLibrary:
     Every override is checked when the library is made (before any run directory):
     see `check_override`. `with_layout` gives a view whose templates carry a layout; views
     share the loaded templates, so `hashes` names every template any of them used.
+    `domain` is the dataset's: its words are filled into every template as it is loaded.
     """
 
     layout: PromptLayout = "paper"
 
-    def __init__(self, override_dir: Path | None = None) -> None:
+    def __init__(self, override_dir: Path | None = None, domain: Domain = MOVIES) -> None:
         if override_dir is not None and not override_dir.is_dir():
             raise ConfigError(f"prompts_dir {override_dir}: folder not found")
         self._override = override_dir
+        self.domain = domain
         self._cache: dict[str, PromptTemplate] = {}
         self._overrides: dict[str, PromptTemplate] = {}
         for path in sorted(override_dir.glob("*.txt")) if override_dir else []:
-            template = check_override(path, read_utf8(path, ConfigError, what="prompt file"))
+            text = read_utf8(path, ConfigError, what="prompt file")
+            template = check_override(path, text, domain)
             self._overrides[template.name] = template
 
     def get(self, name: str) -> PromptTemplate:
@@ -136,6 +147,13 @@ class PromptLibrary:
         template = self._cache[name]
         return template if template.layout == self.layout else replace(template, layout=self.layout)
 
+    def for_domain(self, domain: Domain) -> PromptLibrary:
+        """This library's overrides in `domain`'s words: itself when it speaks it already, so
+        a library made before its dataset was opened can follow the dataset."""
+        if domain == self.domain:
+            return self
+        return PromptLibrary(self._override, domain).with_layout(self.layout)
+
     def with_layout(self, layout: PromptLayout) -> PromptLibrary:
         """This library, its templates laid out as `layout` (agents/prompt_layout.py)."""
         view = copy.copy(self)  # shallow: the template caches stay shared
@@ -143,11 +161,12 @@ class PromptLibrary:
         return view
 
     def hashes(self) -> dict[str, str]:
-        """sha256 of every template loaded so far (recorded in the run store)."""
+        """sha256 of every template loaded so far, its domain's words filled in (recorded in
+        the run store): two domains' runs of one file record different hashes."""
         return {name: t.sha256 for name, t in sorted(self._cache.items())}
 
     def _read(self, name: str) -> str:
         text = _package_text(name)  # overrides were all loaded in __init__
         if text is None:
             raise ConfigError(f"prompt '{name}': no template file {name}.txt")
-        return text
+        return fill_words(text, self.domain.words())

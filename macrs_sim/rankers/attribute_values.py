@@ -5,22 +5,30 @@ Index 0 is padding (no item, or an item's unused slot), 1 is "unknown" (an item
 without a usable value), 2.. the pattern's vocabulary. A value carried by fewer
 than `min_items` items counts as unknown: a director of one film only repeats
 the film's identity, which the behaviour model already has.
+
+The patterns follow the dataset's domain (`domain_patterns`): films keep genre, decade,
+director and cast; another domain has its category path, named by the domain's word for
+it ("category", "cuisine", "genre"), and each attribute its users name when looking for
+an item (the domain's hints: brand, price_band, features for products; neighborhood,
+city, price_range, ambience for restaurants; tags, developer for games).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from macrs_sim.data.attributes import decade_label
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.protocol import Item
 
 PAD, UNKNOWN = 0, 1
+Values = Callable[[Item], tuple[str, ...]]
 
 
 def _clean(values: Sequence[str]) -> tuple[str, ...]:
@@ -32,15 +40,39 @@ def _clean(values: Sequence[str]) -> tuple[str, ...]:
     return tuple(seen.values())
 
 
-_PATTERNS: dict[str, Callable[[Item], tuple[str, ...]]] = {
+_PATTERNS: dict[str, Values] = {
     "genre": lambda item: _clean(item.genres),
     "decade": lambda item: (decade_label(item.year),) if item.year is not None else (),
     "director": lambda item: _clean([item.director] if item.director else []),
     "cast": lambda item: _clean(item.cast),
 }
-# The order `attributes` lists them in; keywords are left out (in the demo catalog most
-# name one film each, so they would only repeat item identity).
+# Films' patterns, in the order `attributes` lists them; keywords are left out (in the
+# demo catalog most name one film each, so they would only repeat item identity).
 PATTERNS: tuple[str, ...] = tuple(_PATTERNS)
+
+
+def _attribute(name: str) -> Values:
+    return lambda item: _clean(item.attribute(name))
+
+
+def domain_patterns(domain: Domain) -> Mapping[str, Values]:
+    """The patterns of `domain`'s items by name, in the order tables are made."""
+    if domain.name == MOVIES.name:
+        return _PATTERNS
+    out: dict[str, Values] = {domain.category_label: lambda item: _clean(item.categories)}
+    for hint in domain.hints:
+        if hint.name != "categories":
+            out.setdefault(hint.name, _attribute(hint.name))
+    return out
+
+
+def known_patterns() -> tuple[str, ...]:
+    """Every pattern name of films and of each registered dataset kind's domain, films'
+    first: what a setting may name before the dataset is known."""
+    from macrs_sim.data.registry import dataset_kinds, dataset_spec
+
+    domains = [MOVIES, *(dataset_spec(kind).domain for kind in dataset_kinds())]
+    return tuple(dict.fromkeys(name for d in domains for name in domain_patterns(d)))
 
 
 @dataclass(frozen=True)
@@ -56,9 +88,12 @@ class AttributeTable:
         return len(self.vocabulary) + 2
 
 
-def attribute_table(pattern: str, items: Sequence[Item], min_items: int = 2) -> AttributeTable:
+def attribute_table(
+    pattern: str, items: Sequence[Item], min_items: int = 2, domain: Domain = MOVIES
+) -> AttributeTable:
     """The pattern's values for `items` (catalog order); values on < min_items items: unknown."""
-    raw = [_PATTERNS[pattern](item) for item in items]
+    values = domain_patterns(domain)[pattern]
+    raw = [values(item) for item in items]
     counts = Counter(v.casefold() for values in raw for v in values)
     vocab: dict[str, int] = {}
     per_item: list[list[int]] = []
@@ -78,12 +113,19 @@ def attribute_table(pattern: str, items: Sequence[Item], min_items: int = 2) -> 
 
 
 def available_tables(
-    items: Sequence[Item], wanted: Sequence[str] | None = None, min_items: int = 2
+    items: Sequence[Item],
+    wanted: Sequence[str] | None = None,
+    min_items: int = 2,
+    domain: Domain = MOVIES,
 ) -> dict[str, AttributeTable]:
-    """The patterns the catalog has data for (at least one value on min_items items)."""
+    """The patterns the catalog has data for (at least one value on min_items items); a
+    wanted name that is no pattern of `domain` has none."""
     out: dict[str, AttributeTable] = {}
-    for pattern in wanted if wanted is not None else PATTERNS:
-        table = attribute_table(pattern, items, min_items)
+    known = domain_patterns(domain)
+    for pattern in wanted if wanted is not None else known:
+        if pattern not in known:
+            continue
+        table = attribute_table(pattern, items, min_items, domain)
         if table.vocabulary:
             out[pattern] = table
     return out

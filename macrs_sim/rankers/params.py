@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from macrs_sim.rankers.attribute_values import PATTERNS
+from macrs_sim.rankers.attribute_values import known_patterns
 
 MAX_SEED = 2**63 - 1
 MAX_EPOCHS = 10_000
@@ -129,7 +129,7 @@ class ToolRecParams(SASRecParams):
     tune_batch_size: int = Field(default=128, ge=1, le=MAX_BATCH)
     tune_blocks: int = Field(default=1, ge=1, le=MAX_BLOCKS)
     tune_dropout: float = Field(default=0.2, ge=0, lt=1)
-    # None: every pattern the catalog has values for.
+    # None: every pattern the catalog has values for (attribute_values.domain_patterns).
     attributes: tuple[str, ...] | None = None
     # A value carried by fewer items counts as unknown.
     min_items: int = Field(default=2, ge=1, le=MAX_BATCH)
@@ -140,9 +140,12 @@ class ToolRecParams(SASRecParams):
         if isinstance(value, str):  # --set attributes=genre,decade
             value = tuple(v.strip() for v in value.split(",") if v.strip())
         if value is not None:
-            unknown = [v for v in value if v not in PATTERNS]
+            # Any domain's names here; whether the dataset has them, where it is known
+            # (rankers/torch/toolrec_train.py).
+            known = known_patterns()
+            unknown = [v for v in value if v not in known]
             if unknown or not value:
-                raise ValueError(f"expected some of {', '.join(PATTERNS)}, got {value!r}")
+                raise ValueError(f"expected some of {', '.join(known)}, got {value!r}")
         return value
 
     def backbone(self) -> SASRecParams:

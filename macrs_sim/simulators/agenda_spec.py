@@ -29,13 +29,15 @@ class AgendaUserOptions(SimulatorOptions):
 def build(options: AgendaUserOptions, ctx: SimulatorContext) -> UserSimulator:
     from macrs_sim.simulators.agenda import AgendaUserSimulator
 
-    return AgendaUserSimulator(ctx.sample, ctx.catalog)
+    return AgendaUserSimulator(ctx.sample, ctx.catalog, ctx.prompts.domain)
 
 
 async def prepare(options: AgendaUserOptions, ctx: SampleContext, sample: Sample) -> Sample:
     from macrs_sim.simulators.agenda import prepare_agenda_sample
 
-    return prepare_agenda_sample(ctx.catalog, sample, people=options.profile_people)
+    return prepare_agenda_sample(
+        ctx.catalog, sample, people=options.profile_people, domain=ctx.prompts.domain
+    )
 
 
 SPEC = SimulatorSpec(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.simulators.instructions import SIMULATOR_PROMPTS
 from macrs_sim.simulators.registry import (
     SampleContext,
@@ -62,13 +63,19 @@ async def prepare(options: LLMUserOptions, ctx: SampleContext, sample: Sample) -
     )
 
 
-def scripted_rules(titles: Sequence[str]) -> Mapping[str, Rule]:
+def scripted_opening(domain: Domain = MOVIES) -> str:
+    """The scripted user's opening, in the domain's noun (films: "a movie")."""
+    article = "an" if domain.noun[:1].lower() in "aeiou" else "a"
+    return f"Hi! I'd like {article} {domain.noun} for tonight, something fun."
+
+
+def scripted_rules(titles: Sequence[str], *, domain: Domain = MOVIES) -> Mapping[str, Rule]:
     """The simulator's roles on the scripted backend (campaign.scripted gives the same)."""
     from macrs_sim.simulators.target_profile import TargetKeywords
 
     return {
         "user": lambda req: "Hmm, not quite. Something lighter, please.",
-        "opening": lambda req: "Hi! I'd like a movie for tonight, something fun.",
+        "opening": lambda req: scripted_opening(domain),
         "target_profile": lambda req: TargetKeywords(
             keywords=["mood: light-hearted", "feature: ensemble cast"]
         ),

@@ -24,6 +24,7 @@ from pydantic import ConfigDict, ValidationError
 
 from macrs_sim import registry
 from macrs_sim.config import SimulatorConfig
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.errors import ConfigError
 
 if TYPE_CHECKING:  # light at import: a report asks a spec what its kind is, nothing more
@@ -84,8 +85,8 @@ class SimulatorSpec:
     build: Callable[[Any, SimulatorContext], UserSimulator]
     # async (options, ctx, sample) -> the sample as every system meets it; None: as drawn.
     prepare: Callable[[Any, SampleContext, Sample], Awaitable[Sample]] | None = None
-    # (catalog titles) -> {role: Rule} for the scripted backend (roles the campaign's
-    # default rules lack are added).
+    # (catalog titles, *, domain) -> {role: Rule} for the scripted backend (roles the
+    # campaign's default rules lack are added); `domain`, its canned texts' words, optional.
     scripted_rules: Callable[[Sequence[str]], Mapping[str, Rule]] | None = None
     # Whether it calls the simulator's model (`[simulator] model`, else `[model]`).
     uses_llm: bool = True
@@ -142,11 +143,12 @@ def resolve_simulator(table: SimulatorConfig) -> SimulatorOptions:
         raise ConfigError(f'simulator (kind "{table.kind}"): {registry.field_error(err)}') from None
 
 
-def scripted_rules_of_simulators(titles: Sequence[str]) -> dict[str, Rule]:
-    """Every registered kind's scripted rules, merged (first registered wins a role)."""
+def scripted_rules_of_simulators(titles: Sequence[str], domain: Domain = MOVIES) -> dict[str, Rule]:
+    """Every registered kind's scripted rules, merged (first registered wins a role), in
+    `domain`'s words where a kind's maker takes them."""
     merged: dict[str, Rule] = {}
     for kind in known_simulator_kinds():
         make = _SPECS[kind].scripted_rules
         if make is not None:
-            merged = {**make(titles), **merged}
+            merged = {**registry.call_taking(make, titles, domain=domain), **merged}
     return merged

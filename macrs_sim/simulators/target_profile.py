@@ -110,7 +110,7 @@ async def build_target_profile(
         UserMessage(
             content=template.render(
                 "user" if people else "user_no_people",
-                description=catalog.describe(sample.target_id),
+                description=catalog.describe(sample.target_id, prompts.domain),
             ),
             source="user",
         ),
@@ -120,7 +120,8 @@ async def build_target_profile(
     item = catalog[sample.target_id]
     kept = clean_keywords(out.keywords, catalog, sample.target_id, keep_people=people)
     if people:
-        return with_people(kept or tuple(f"genre: {g}" for g in item.genres), item)
+        label = prompts.domain.category_label  # "genre: Crime", "cuisine: Italian"
+        return with_people(kept or tuple(f"{label}: {g}" for g in item.genres), item)
     # An LLM that returns only leaking keywords still leaves the simulator a usable profile.
     return kept or item.genres
 

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any, ClassVar
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.tools.args import ItemList, ToolInputError
 from macrs_sim.tools.base import RecTool
-from macrs_sim.tools.item_text import item_document
+from macrs_sim.tools.item_text import document_words, item_document
 from macrs_sim.tools.items import ItemHits, ItemResolver, render_hits, top_k
 from macrs_sim.tools.log import ToolCallLog
+from macrs_sim.tools.schema import is_film
 
 EXTRA_HINT = "needs the recsys extra: pip install 'macrs-sim[recsys]'"
 
@@ -21,9 +24,11 @@ EXTRA_HINT = "needs the recsys extra: pip install 'macrs-sim[recsys]'"
 class Bm25Index:
     """Built once per catalog (lazily, on the first search); searches are read-only."""
 
-    def __init__(self, catalog: Catalog) -> None:
+    def __init__(self, catalog: Catalog, domain: Domain = MOVIES) -> None:
         self.item_ids = [item.item_id for item in catalog]
-        self._texts = [item_document(item) for item in catalog]
+        self.domain = domain
+        self._texts = [item_document(item, domain) for item in catalog]
+        self._row = {item_id: i for i, item_id in enumerate(self.item_ids)}
         self._lock = threading.Lock()
         self._built: tuple[Any, Any] | None = None
 
@@ -44,6 +49,10 @@ class Bm25Index:
                 self._built = (tokenizer, retriever)
             return self._built
 
+    def document(self, item_id: str) -> str:
+        """The text the index searched for `item_id` (a search result's snippet)."""
+        return self._texts[self._row[item_id]]
+
     def scores(self, query: str) -> dict[str, float]:
         """Positive BM25 scores by item id (words outside the corpus count for nothing)."""
         tokenizer, retriever = self.build()
@@ -62,6 +71,17 @@ class SearchArgs(BaseModel):
     within: ItemList | None = Field(default=None, description="Only among these ids or titles.")
 
 
+def search_args(domain: Domain) -> type[SearchArgs]:
+    """SearchArgs whose query says what the domain's item texts hold."""
+    return SearchArgs if is_film(domain) else _search_args(document_words(domain))
+
+
+@functools.cache
+def _search_args(words: str) -> type[SearchArgs]:
+    query = Field(min_length=1, description=f"Words to look for in {words}.")
+    return create_model("SearchArgs", __base__=SearchArgs, query=(str, query))
+
+
 class Bm25SearchTool(RecTool[SearchArgs, ItemHits]):
     def __init__(
         self,
@@ -72,7 +92,9 @@ class Bm25SearchTool(RecTool[SearchArgs, ItemHits]):
         name: str = "search_items",
     ) -> None:
         description = "Keyword search (BM25) over titles, genres, keywords, plots and people."
-        super().__init__(SearchArgs, name, description, log)
+        if not is_film(index.domain):
+            description = f"Keyword search (BM25) over {document_words(index.domain)}."
+        super().__init__(search_args(index.domain), name, description, log)
         self.index = index
         self.resolver = resolver
 

@@ -19,8 +19,9 @@ import numpy as np
 import numpy.typing as npt
 
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.errors import ConfigError
-from macrs_sim.tools.item_text import DOCUMENT_VERSION, item_document
+from macrs_sim.tools.item_text import document_version, item_document
 
 Vectors = npt.NDArray[np.float32]
 EXTRA_HINT = "needs the recsys extra: pip install 'macrs-sim[recsys]'"
@@ -89,11 +90,13 @@ class TextEmbeddingIndex:
         *,
         fingerprint: str,
         cache_dir: Path | None = None,
+        domain: Domain = MOVIES,
     ) -> None:
         self.item_ids = [item.item_id for item in catalog]
         self._catalog = catalog
+        self.domain = domain
         self.encoder = encoder
-        key = f"{fingerprint}|{encoder.model_key}|{DOCUMENT_VERSION}"
+        key = f"{fingerprint}|{encoder.model_key}|{document_version(domain)}"
         digest = hashlib.sha256(key.encode()).hexdigest()[:20]
         self.cache_path = cache_dir / f"item-text-{digest}.npz" if cache_dir else None
         self._row = {item_id: i for i, item_id in enumerate(self.item_ids)}
@@ -105,7 +108,7 @@ class TextEmbeddingIndex:
             if self._vectors is None:
                 self._vectors = self._cached() if self.cache_path else None
                 if self._vectors is None:
-                    texts = [item_document(item) for item in self._catalog]
+                    texts = [item_document(item, self.domain) for item in self._catalog]
                     self._vectors = self.encoder.encode(texts)
                     self._save(self._vectors)
             return self._vectors

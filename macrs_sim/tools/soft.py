@@ -8,10 +8,11 @@ from pydantic import BaseModel, Field
 
 from macrs_sim.tools.args import ItemList, ToolInputError
 from macrs_sim.tools.base import RecTool
-from macrs_sim.tools.bm25 import SearchArgs, search_hits
+from macrs_sim.tools.bm25 import SearchArgs, search_args, search_hits
 from macrs_sim.tools.embedding import TextEmbeddingIndex
 from macrs_sim.tools.items import ItemHits, ItemResolver, render_hits, top_k
 from macrs_sim.tools.log import ToolCallLog
+from macrs_sim.tools.schema import is_film
 from macrs_sim.tools.scorer import Neighbours
 
 
@@ -67,11 +68,13 @@ class TextSimilarityTool(RecTool[SearchArgs, ItemHits]):
         log: ToolCallLog | None = None,
         name: str = "similar_to_description",
     ) -> None:
+        # Films keep the paper-era example; other domains' wishes are worded by their users.
+        example = " (e.g. 'a slow, sad film about growing old')" if is_film(index.domain) else ""
         description = (
-            "Items whose description is closest in meaning to a free-text wish "
-            "(e.g. 'a slow, sad film about growing old'); scores are cosine similarities."
+            f"Items whose description is closest in meaning to a free-text wish{example}; "
+            "scores are cosine similarities."
         )
-        super().__init__(SearchArgs, name, description, log)
+        super().__init__(search_args(index.domain), name, description, log)
         self.index = index
         self.resolver = resolver
 

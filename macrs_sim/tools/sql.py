@@ -1,4 +1,8 @@
-"""`sql_query`: any read-only SELECT over the dataset database, rows back as text."""
+"""`sql_query`: any read-only SELECT over the dataset database, rows back as text.
+
+The tables it describes come from the database's own schema (tools/schema.py), so a
+product catalog's tool names brand and price, a film catalog's director and cast.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +15,10 @@ from macrs_sim.protocol import Record
 from macrs_sim.tools.base import RecTool
 from macrs_sim.tools.log import ToolCallLog
 from macrs_sim.tools.readonly_db import query
+from macrs_sim.tools.schema import FILM_SCHEMA, CatalogSchema, read_schema
 
-TABLES = {
-    "items": "items(item_id TEXT, title TEXT, year INTEGER, genres TEXT JSON list, "
-    'director TEXT, "cast" TEXT JSON list, keywords TEXT JSON list, overview TEXT, '
-    "aka TEXT JSON list, n_interactions INTEGER)",
-    "item_genres": "item_genres(item_id TEXT, genre TEXT)",
-    "interactions": "interactions(user_id TEXT, item_id TEXT, rating REAL, timestamp INTEGER)",
-}
+# A film database's tables as shown to models (any database's: its schema's `tables()`).
+TABLES = FILM_SCHEMA.tables()
 # Every user's whole history, the samples' targets included: a system that could read it
 # could look up the answer. Hidden unless a caller opts in; a second lock only (a
 # `JOIN ... USING` escapes SQLite's authorizer): the real one is `tool_database`, which
@@ -53,16 +53,19 @@ class SqlQueryTool(RecTool[SqlArgs, SqlRows]):
         self,
         database: Path,
         *,
+        schema: CatalogSchema | None = None,
         max_rows: int = 50,
         time_limit_s: float = 2.0,
         hidden_tables: tuple[str, ...] = DEFAULT_HIDDEN,
         log: ToolCallLog | None = None,
         name: str = "sql_query",
     ) -> None:
-        visible = "; ".join(v for k, v in TABLES.items() if k not in hidden_tables)
+        schema = schema or read_schema(database)
+        tables = schema.tables()
+        visible = "; ".join(v for k, v in tables.items() if k not in hidden_tables)
         description = (
-            "Run one read-only SQL SELECT over the movie database and get the rows back "
-            f"(at most {max_rows}). Tables: {visible}."
+            f"Run one read-only SQL SELECT over the {schema.noun} database and get the rows "
+            f"back (at most {max_rows}). Tables: {visible}."
         )
         super().__init__(SqlArgs, name, description, log)
         self.database = database

@@ -23,6 +23,7 @@ from macrs_sim.tools.info import ItemInfoTool
 from macrs_sim.tools.items import ItemResolver
 from macrs_sim.tools.log import ToolCallLog
 from macrs_sim.tools.rank import RankTool
+from macrs_sim.tools.schema import CatalogSchema, read_schema
 from macrs_sim.tools.scorer import Neighbours, Scorer
 from macrs_sim.tools.soft import SimilarItemsTool, TextSimilarityTool
 from macrs_sim.tools.sql import SqlQueryTool
@@ -38,6 +39,8 @@ class ToolResources:
     text: TextEmbeddingIndex | None = None
     scorer: Scorer | None = None
     neighbours: Neighbours | None = None
+    # What `database` holds; None: read from it (tools/schema.py).
+    schema: CatalogSchema | None = None
 
     @classmethod
     def for_dataset(
@@ -55,11 +58,15 @@ class ToolResources:
         if use_text_model and importlib.util.find_spec("sentence_transformers") is not None:
             encoder = SentenceTransformerEncoder(text_model)
             text = TextEmbeddingIndex(
-                dataset.catalog, encoder, fingerprint=dataset.fingerprint, cache_dir=cache_dir
-            )
-        bm25 = Bm25Index(dataset.catalog) if importlib.util.find_spec("bm25s") else None
+                dataset.catalog, encoder, fingerprint=dataset.fingerprint, cache_dir=cache_dir,
+                domain=dataset.domain,
+            )  # fmt: skip
+        has_bm25 = importlib.util.find_spec("bm25s") is not None
+        bm25 = Bm25Index(dataset.catalog, dataset.domain) if has_bm25 else None
+        database = tool_database(dataset, cache_dir)
         return cls(
-            database=tool_database(dataset, cache_dir),
+            database=database,
+            schema=read_schema(database),
             resolver=ItemResolver(dataset.catalog),
             popularity=dataset.popularity,
             bm25=bm25,
@@ -80,10 +87,11 @@ def standard_toolbox(
     res: ToolResources, log: ToolCallLog | None = None, *, history: Sequence[str] = ()
 ) -> Toolbox:
     popularity = dict(res.popularity)
+    schema = res.schema or read_schema(res.database)
     tools: list[RecTool[Any, Any]] = [
-        SqlQueryTool(res.database, log=log),
-        HardFilterTool(res.database, log=log),
-        ItemInfoTool(res.resolver, popularity, log=log),
+        SqlQueryTool(res.database, schema=schema, log=log),
+        HardFilterTool(res.database, schema=schema, log=log),
+        ItemInfoTool(res.resolver, popularity, schema=schema, log=log),
         RankTool(
             res.resolver,
             popularity,

@@ -48,8 +48,9 @@ class ModelCalls:
             with calling(self._ctx(ROLE_REPLY)):
                 return await complete_text(self._client, msgs)
         except StructuredOutputError:
+            noun = self._prompts.domain.noun
             return (
-                "What kind of movie would you like?" if not att.shown else "You might like these."
+                f"What kind of {noun} would you like?" if not att.shown else "You might like these."
             )
 
     async def chat(self, att: Attempt, view: pb.Windowed, *, clarify: bool) -> str:

@@ -21,6 +21,7 @@ import numpy as np
 from pydantic import TypeAdapter, ValidationError
 
 from macrs_sim.agents.interecagent.schemas import PlanStep
+from macrs_sim.data.domain import Domain
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Record
 from macrs_sim.tools.embedding import TextEncoder
@@ -56,6 +57,25 @@ class Demonstration(Record):
     def render(self) -> str:
         steps = [s.model_dump(mode="json") for s in self.plan]
         return f"Request: {self.intent}\nPlan: {json.dumps(steps, ensure_ascii=False)}"
+
+
+# The demonstrations are the paper's, about films ("I want some TYPE movies"): shown in
+# another domain, their item words are that domain's.
+_FILM_WORDS = re.compile(r"\b(movie|film)(s?)\b", re.IGNORECASE)
+
+
+def in_domain(text: str, domain: Domain) -> str:
+    """`text` with "movie(s)" and "film(s)" in `domain`'s words, capitals kept (films: as is)."""
+
+    def one(found: re.Match[str]) -> str:
+        film, plural = found.group(1).lower() == "film", bool(found.group(2))
+        if film:
+            word = domain.synonym_plural if plural else domain.synonym
+        else:
+            word = domain.plural if plural else domain.noun
+        return word[:1].upper() + word[1:] if found.group(1)[0].isupper() else word
+
+    return _FILM_WORDS.sub(one, text)
 
 
 SEED_FILE = "seed_demonstrations.json"

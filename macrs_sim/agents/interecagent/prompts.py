@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 
 from macrs_sim.agents.interecagent.bus import TrackRecord
-from macrs_sim.agents.interecagent.demos import Demonstration
+from macrs_sim.agents.interecagent.demos import Demonstration, in_domain
 from macrs_sim.agents.interecagent.schemas import PlanStep
 from macrs_sim.agents.prompt_layout import dialogue_messages
 from macrs_sim.agents.rendering import NONE, render_history
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
 from macrs_sim.protocol import DialogueState, Utterance
 from macrs_sim.tools.sql import TABLES
@@ -38,6 +39,9 @@ class PlannerContext:
     profile: str
     history: str
     request: str
+    # The tables the query tools read, as their catalog database describes them (films:
+    # SCHEMA_TEXT; a product catalog names brand, price ...).
+    schema: str = SCHEMA_TEXT
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,9 @@ class InteRecPrompts:
     tools: str
     chat: PromptTemplate
     profile: PromptTemplate
+    # The dataset's domain: the question asked when the reply model fails names its noun,
+    # and the demonstrations (written about films) are shown in its words.
+    domain: Domain = MOVIES
 
     @classmethod
     def load(cls, library: PromptLibrary) -> InteRecPrompts:
@@ -57,7 +64,7 @@ class InteRecPrompts:
 
         tools = get("tools").render("tools")
         return cls(get("planner"), get("react"), get("reply"), get("critic"), tools,
-                   get("chat"), get("profile"))  # fmt: skip
+                   get("chat"), get("profile"), library.domain)  # fmt: skip
 
 
 def split_request(state: DialogueState) -> tuple[str, str]:
@@ -95,8 +102,8 @@ def render_plan(steps: Sequence[PlanStep]) -> str:
     return json.dumps([s.model_dump(mode="json") for s in steps], ensure_ascii=False)
 
 
-def render_demos(demos: Sequence[Demonstration]) -> str:
-    return "\n\n".join(d.render() for d in demos) if demos else NONE
+def render_demos(demos: Sequence[Demonstration], domain: Domain = MOVIES) -> str:
+    return "\n\n".join(in_domain(d.render(), domain) for d in demos) if demos else NONE
 
 
 def render_steps(records: Sequence[TrackRecord]) -> str:
@@ -126,8 +133,8 @@ def planner_messages(
     critique: Critique | None = None,
 ) -> list[LLMMessage]:
     system = p.planner.render(
-        "system", tools=ctx.tools, schema=SCHEMA_TEXT, genres=ctx.genres,
-        demonstrations=render_demos(demos),
+        "system", tools=ctx.tools, schema=ctx.schema, genres=ctx.genres,
+        demonstrations=render_demos(demos, p.domain),
     )  # fmt: skip
     user = p.planner.render("user", profile=ctx.profile, history=ctx.history, request=ctx.request)
     return [SystemMessage(content=system), _user(p.planner, user, critique)]
@@ -141,8 +148,8 @@ def react_messages(
     critique: Critique | None = None,
 ) -> list[LLMMessage]:
     system = p.react.render(
-        "system", tools=ctx.tools, schema=SCHEMA_TEXT, genres=ctx.genres,
-        demonstrations=render_demos(demos),
+        "system", tools=ctx.tools, schema=ctx.schema, genres=ctx.genres,
+        demonstrations=render_demos(demos, p.domain),
     )  # fmt: skip
     user = p.react.render(
         "user", profile=ctx.profile, history=ctx.history, request=ctx.request, steps=steps

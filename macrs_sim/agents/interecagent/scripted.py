@@ -20,10 +20,13 @@ from macrs_sim.agents.interecagent.schemas import (
     ProfileSummary,
     ReactStep,
 )
+from macrs_sim.agents.scripted_words import ask_line
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
-_GENRES = re.compile(r"^Genres in the catalog \(hard_filter knows only these\): (.*)$", re.M)
+# "Genres in the catalog", in the domain's words ("Cuisines in the catalog").
+_GENRES = re.compile(r"^\w+ in the catalog \(hard_filter knows only these\): (.*)$", re.M)
 _LATEST = re.compile(r"^The user's latest message: (.*)$", re.MULTILINE)
 _DECADE = re.compile(r"\b(1[89]\d|20\d)0s\b")
 _SHOWN = re.compile(r"^\d+\. (.+)$", re.MULTILINE)
@@ -59,13 +62,13 @@ def scripted_plan(request: str, genres: Sequence[str], k: int = 3) -> list[PlanS
             PlanStep(tool="fetch_candidates", input={"k": k})]  # fmt: skip
 
 
-def scripted_reply(req: ScriptedRequest) -> str:
+def scripted_reply(req: ScriptedRequest, domain: Domain = MOVIES) -> str:
     text = _user_text(req)
     result = text.split("Result of the last tool:", 1)[-1]
     titles = [t.strip() for t in _SHOWN.findall(result)]
     if titles:
         return "You might enjoy " + "; ".join(titles) + "."
-    return "What kind of movie are you in the mood for?"
+    return ask_line(domain)
 
 
 def prompt_genres(req: ScriptedRequest) -> list[str]:
@@ -75,9 +78,10 @@ def prompt_genres(req: ScriptedRequest) -> list[str]:
 
 
 def interecagent_scripted_rules(
-    catalog_titles: Sequence[str] = (), fetch_k: int = 3
+    catalog_titles: Sequence[str] = (), fetch_k: int = 3, *, domain: Domain = MOVIES
 ) -> dict[str, Rule]:
-    """The registry's signature (catalog titles); the plans need only the prompt's genres."""
+    """The registry's signature (catalog titles, domain); the plans need only the prompt's
+    genres, the reply with nothing to show asks in `domain`'s words."""
 
     def planner(req: ScriptedRequest) -> BaseModel:
         return PlanOutput(plan=scripted_plan(latest_request(req), prompt_genres(req), fetch_k))
@@ -93,7 +97,7 @@ def interecagent_scripted_rules(
     return {
         "interecagent.planner": planner,
         "interecagent.react": react,
-        "interecagent.reply": scripted_reply,
+        "interecagent.reply": lambda req: scripted_reply(req, domain),
         "interecagent.critic": lambda req: CriticOutput(correct=True),
         # The dialogue window's summary: nothing lasting is read from the scripted turns.
         "interecagent.profile": lambda req: ProfileSummary(),

@@ -146,8 +146,9 @@ class InteRecAgent:
 
     def _planner_ctx(self, history: str, request: str) -> pb.PlannerContext:
         genres = ", ".join(self.executor.genres)
+        schema = "\n".join(self.executor.hard.catalog_schema.catalog_tables())
         return pb.PlannerContext(
-            self._prompts.tools, genres, self.memory.render(), history, request
+            self._prompts.tools, genres, self.memory.render(), history, request, schema
         )
 
     async def _attempt(self, view: pb.Windowed, critique: pb.Critique | None) -> Attempt:

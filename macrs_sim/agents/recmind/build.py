@@ -16,7 +16,7 @@ from autogen_core.models import ChatCompletionClient
 from macrs_sim.agents.recmind.actions import RecMindTools
 from macrs_sim.agents.recmind.budget import Budget, context_of
 from macrs_sim.agents.recmind.calls import Caller
-from macrs_sim.agents.recmind.memory import DATABASE_INFO, History, memory_database
+from macrs_sim.agents.recmind.memory import History, database_info, memory_database
 from macrs_sim.agents.recmind.options import RecMindOptions
 from macrs_sim.agents.recmind.prompts import RecMindPrompts
 from macrs_sim.agents.recmind.reasoner import Reasoner
@@ -45,7 +45,8 @@ def resources(
     users: Mapping[tuple[str, ...], str] | None = None,
 ) -> RecMindResources:
     """The memory database written and the BM25 index built (when bm25s is installed)."""
-    bm25 = Bm25Index(dataset.catalog) if importlib.util.find_spec("bm25s") else None
+    has_bm25 = importlib.util.find_spec("bm25s") is not None
+    bm25 = Bm25Index(dataset.catalog, dataset.domain) if has_bm25 else None
     if bm25 is not None:
         bm25.build()
     db = memory_database(dataset, histories, cache_dir)
@@ -81,7 +82,8 @@ def reasoner(
     tools = RecMindTools(
         caller, loaded, sql=sql, search=search_backend(options, res, log),
         summarize=options.summarize_tool, result_to_text=options.result_to_text,
-        database_info=DATABASE_INFO, budget=Budget(context_of(client, options.context_tokens)),
+        database_info=database_info(res.database),
+        budget=Budget(context_of(client, options.context_tokens)),
     )  # fmt: skip
     return Reasoner(caller, loaded, tools, temperature=temperature,
                     vote_temperature=options.vote_temperature)  # fmt: skip

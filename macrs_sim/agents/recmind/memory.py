@@ -25,6 +25,7 @@ from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import Interactions, campaign_split, leave_one_out
 from macrs_sim.protocol import Sample
 from macrs_sim.tools.database import tool_database
+from macrs_sim.tools.schema import read_schema
 from macrs_sim.tools.sql import TABLES
 
 # A user's visible history: (item id, rating or None), oldest first.
@@ -35,6 +36,12 @@ USER_RATINGS = (
     "position INTEGER (1 = the user's oldest item))"
 )
 DATABASE_INFO = "; ".join([TABLES["items"], TABLES["item_genres"], USER_RATINGS])
+
+
+def database_info(database: Path) -> str:
+    """The memory database's tables as its SQL tool is told them: the catalog's own
+    (DATABASE_INFO for films; brand, price ... for products) and user_ratings."""
+    return "; ".join([*read_schema(database).catalog_tables(), USER_RATINGS])
 
 
 def histories_digest(dataset: Dataset, histories: Mapping[str, History]) -> str:

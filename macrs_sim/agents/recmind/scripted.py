@@ -5,7 +5,8 @@ one state -> SQL about the user's ratings; then Finish with the titles the searc
 (a rating question gets the number the database gave, else 3). ToT's candidates are the
 policy's step and variants of it, and the vote picks the first; inspire offers one
 alternative (the ratings query, as a second path) after the first step only. The tools'
-wording roles echo what they were given, so observations carry the titles on.
+wording roles echo what they were given, so observations carry the titles on. What the
+policy says of items is in the domain's words (films: as it always was).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from macrs_sim.agents.recmind.schemas import (
     StepOutput,
     VoteOutput,
 )
+from macrs_sim.agents.scripted_words import ask_line
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
@@ -32,6 +35,7 @@ _FOUND = re.compile(r"Found: (.*?)\.$", re.MULTILINE)
 _NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 _OBSERVED = re.compile(r"^Observation: (.*)$", re.MULTILINE)
 _TITLE = re.compile(r"^(.+?\(\d{4}\))\.|^([^.]+)\.")
+_RATED_HIGHEST = re.compile(r"^Which [\w ]+ has user ")
 
 
 def _text(req: ScriptedRequest) -> str:
@@ -59,7 +63,7 @@ def _is_rating(task: str) -> bool:
     return "rate" in task and "1 to 5" in task
 
 
-def finish_step(text: str, k: int = 3) -> StepOutput:
+def finish_step(text: str, k: int = 3, domain: Domain = MOVIES) -> StepOutput:
     task = _task(text)
     if _is_rating(task):
         seen = _OBSERVED.findall(text)
@@ -70,12 +74,12 @@ def finish_step(text: str, k: int = 3) -> StepOutput:
     titles = _found(text)[:k]
     if not titles:
         return StepOutput(thought="Ask first.", action="Finish",
-                          argument="What kind of movie are you in the mood for?")  # fmt: skip
+                          argument=ask_line(domain))  # fmt: skip
     answer = "You might enjoy " + "; ".join(titles) + "."
     return StepOutput(thought="I have candidates.", action="Finish", argument=answer, items=titles)
 
 
-def policy_step(text: str) -> StepOutput:
+def policy_step(text: str, domain: Domain = MOVIES) -> StepOutput:
     done = len(_STEP.findall(text))
     task = _task(text)
     latest = _LATEST.findall(task)
@@ -83,16 +87,16 @@ def policy_step(text: str) -> StepOutput:
         query = latest[-1] if latest else task.splitlines()[0]
         return StepOutput(thought="Search for fitting items.", action="Search", argument=query)
     if done == 1:
-        return ratings_step(task)
-    return finish_step(text)
+        return ratings_step(task, domain)
+    return finish_step(text, domain=domain)
 
 
-def ratings_step(task: str) -> StepOutput:
+def ratings_step(task: str, domain: Domain = MOVIES) -> StepOutput:
     uid = _user_id(task)
     if _is_rating(task):
         question = f"What is the average rating user {uid} gives?"
     else:
-        question = f"Which movies has user {uid} rated highest?"
+        question = f"Which {domain.plural} has user {uid} rated highest?"
     return StepOutput(thought="Check the user's ratings.", action="SQL", argument=question)
 
 
@@ -100,7 +104,7 @@ def scripted_sql(question: str) -> str:
     uid = _user_id(question)
     if "average rating" in question:
         return f"SELECT ROUND(AVG(rating), 1) AS average FROM user_ratings WHERE user_id = '{uid}'"
-    if question.startswith("Which movies has user"):
+    if _RATED_HIGHEST.match(question):
         return ("SELECT i.title, i.year, r.rating FROM user_ratings r JOIN items i ON "
                 f"i.item_id = r.item_id WHERE r.user_id = '{uid}' "
                 "ORDER BY r.rating DESC, r.position DESC LIMIT 3")  # fmt: skip
@@ -126,11 +130,11 @@ def _question(text: str) -> str:
     return found.group(1).strip() if found else ""
 
 
-def _candidates(req: ScriptedRequest) -> BaseModel:
+def _candidates(req: ScriptedRequest, domain: Domain) -> BaseModel:
     text = _text(req)
     found = re.search(r"^list (\d+) possible thoughts", text, re.MULTILINE)
     k = int(found.group(1)) if found else 3
-    best = policy_step(text)
+    best = policy_step(text, domain)
     variants = [best] + [
         StepOutput(thought=f"Another idea ({j}).", action="Summarize", argument=_task(text))
         for j in range(1, k)
@@ -138,29 +142,31 @@ def _candidates(req: ScriptedRequest) -> BaseModel:
     return CandidatesOutput(candidates=variants[:k])
 
 
-def _inspire(req: ScriptedRequest) -> BaseModel:
+def _inspire(req: ScriptedRequest, domain: Domain) -> BaseModel:
     text = _text(req)
     previous = text.split("The previous steps are:", 1)[-1].split("You already have", 1)[0]
     if previous.strip() != "(none)":
         return InspireOutput()
     task = text.split("finishing the task: ", 1)[-1].split("\nThe previous steps are:", 1)[0]
-    alt = ratings_step(task)
+    alt = ratings_step(task, domain)
     return InspireOutput(thought=alt.thought, action=alt.action, argument=alt.argument)
 
 
-def _final(req: ScriptedRequest) -> BaseModel:
-    step = finish_step(_text(req))
+def _final(req: ScriptedRequest, domain: Domain) -> BaseModel:
+    step = finish_step(_text(req), domain=domain)
     return AnswerOutput(answer=step.argument, items=step.items)
 
 
-def recmind_scripted_rules(catalog_titles: Sequence[str] = ()) -> dict[str, Rule]:
-    """The registry's signature; the policy needs only the prompts."""
+def recmind_scripted_rules(
+    catalog_titles: Sequence[str] = (), *, domain: Domain = MOVIES
+) -> dict[str, Rule]:
+    """The registry's signature; the policy needs only the prompts (and `domain`'s words)."""
     return {
-        "recmind.thought": lambda req: policy_step(_text(req)),
-        "recmind.sample": _candidates,
+        "recmind.thought": lambda req: policy_step(_text(req), domain),
+        "recmind.sample": lambda req: _candidates(req, domain),
         "recmind.vote": lambda req: VoteOutput(analysis="The first is most direct.", best=1),
-        "recmind.inspire": _inspire,
-        "recmind.final": _final,
+        "recmind.inspire": lambda req: _inspire(req, domain),
+        "recmind.final": lambda req: _final(req, domain),
         "recmind.sql": lambda req: scripted_sql(_question(_text(req))),
         "recmind.sql_answer": lambda req: (
             "The database returned: "

@@ -21,7 +21,6 @@ from macrs_sim.errors import ConfigError
 from macrs_sim.llm.context import current_call
 from macrs_sim.protocol import ToolCallRecord
 from macrs_sim.tools import Bm25Index, Bm25SearchTool, ItemHit, ItemResolver, ToolCallLog
-from macrs_sim.tools.item_text import item_document
 
 # Characters of an item's text a search result shows.
 SNIPPET_CHARS = 300
@@ -59,8 +58,7 @@ class Bm25Search:
         reply = await self.tool.call_raw({"query": question, "k": self.k})
         if not reply.ok or reply.data is None:
             return SearchResult(reply.text, ok=False)
-        catalog = self.resolver.catalog
-        lines = [_snippet(item_document(catalog[h.item_id])) for h in reply.data.hits]
+        lines = [_snippet(self.tool.index.document(h.item_id)) for h in reply.data.hits]
         return SearchResult("\n".join(lines), hits=reply.data.hits)
 
 

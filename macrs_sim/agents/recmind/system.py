@@ -97,7 +97,8 @@ class RecMind:
         said = " ".join(u.text for u in state.utterances() if u.speaker == "user")
         tool = Bm25SearchTool(self.res.bm25, self.res.resolver, log=self.log, name="search")
         with calling(self.reasoner.caller.context("final_list")):
-            reply = await tool.call_raw({"query": said or "movie", "k": min(max(k, 1), 100)})
+            query = said or self.res.dataset.domain.noun  # nothing said: any item will do
+            reply = await tool.call_raw({"query": query, "k": min(max(k, 1), 100)})
         return [h.item_id for h in reply.data.hits] if reply.data is not None else []
 
     async def close(self) -> None:

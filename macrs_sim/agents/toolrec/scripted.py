@@ -5,7 +5,7 @@ lines of its scratchpad): retrieve by the first attribute the prompt lists, comp
 the second, rank by the first, finish. "w/ Plan" writes that same plan at once. The rank
 tool keeps the candidates' order; LLMRank answers the candidates' titles in the order
 given. All read only the request, so concurrent dialogues get the same answers as serial
-ones.
+ones; the patterns read the prompts in any domain's words ("top 10 movies", "products").
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from macrs_sim.llm.scripted import Rule, ScriptedRequest
 _ATTRIBUTES = re.compile(r"conditioned on one attribute \(([^)]*)\)")
 _DONE = re.compile(r"^Action \d+:", re.MULTILINE)
 _CANDIDATE = re.compile(r"^\d+\. ([^:\s]+): ", re.MULTILINE)
-_TOP_K = re.compile(r"output top (\d+) movies")
-_LLMRANK = re.compile(r"candidate movies that I can watch next:\n(.*?)\nPlease rank", re.S)
+_TOP_K = re.compile(r"output top (\d+) ")
+_LLMRANK = re.compile(r"candidate [\w ]+ that I can [\w ]+ next:\n(.*?)\nPlease rank", re.S)
+_CANDIDATES = re.compile(r"^Candidate [\w ]+:$", re.MULTILINE)
 
 
 def scripted_plan(attributes: Sequence[str]) -> list[str]:
@@ -64,7 +65,7 @@ def rank(req: ScriptedRequest) -> BaseModel:
     """The candidates in the order given (the first user message), the top k."""
     first = _text(req, 1)
     k = _TOP_K.search(first)
-    items = _CANDIDATE.findall(first.split("Candidate movies:", 1)[-1])
+    items = _CANDIDATE.findall(_CANDIDATES.split(first, maxsplit=1)[-1])
     return RankOutput(items=items[: int(k.group(1))] if k else items)
 
 

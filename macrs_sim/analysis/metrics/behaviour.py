@@ -19,6 +19,7 @@ from functools import cache
 
 from macrs_sim.analysis.metrics import behaviour_text as bt
 from macrs_sim.data.attributes import ItemAttributes
+from macrs_sim.data.domain import BUILTIN_DOMAINS
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import DialogueResult
 from macrs_sim.simulators.instructions import SIMULATOR_PROMPTS
@@ -41,9 +42,12 @@ OPENING = 0  # the turn number of the user's opening
 
 @cache
 def simulator_ngrams() -> frozenset[tuple[str, ...]]:
-    """The instruction n-grams of the package's simulator prompts, every section."""
-    library = PromptLibrary()
-    texts = [s for n in SIMULATOR_PROMPT_NAMES for s in library.get(n).sections.values()]
+    """The instruction n-grams of the package's simulator prompts, every section, in the
+    words of every built-in domain (a run's users may copy whichever they were shown)."""
+    libraries = [PromptLibrary(domain=domain) for domain in BUILTIN_DOMAINS]
+    texts = [
+        s for lib in libraries for n in SIMULATOR_PROMPT_NAMES for s in lib.get(n).sections.values()
+    ]
     return bt.instruction_ngrams(texts)
 
 

@@ -61,7 +61,9 @@ def _build(
     try:
         catalogue = load_items(source, policy, writer)
         load_reviews(source, catalogue, policy, writer, options.keep_text)
-        return writer.finish(_meta(source, options, policy), drop_unused_items=True)
+        return writer.finish(
+            _meta(source, options, policy), drop_unused_items=True, core=options.core
+        )
     except BaseException:
         writer.close()  # write_atomically removes the file
         raise

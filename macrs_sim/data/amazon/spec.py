@@ -7,10 +7,10 @@ from pathlib import Path
 from pydantic import Field
 
 from macrs_sim.data.domain import PRODUCTS
-from macrs_sim.data.registry import DatasetSpec, PrepareOptions
+from macrs_sim.data.registry import DatasetSpec, ReviewOptions
 
 
-class AmazonOptions(PrepareOptions):
+class AmazonOptions(ReviewOptions):
     meta: Path | None = Field(
         default=None,
         description="the metadata file (default: the meta_<Category> file beside the reviews)",

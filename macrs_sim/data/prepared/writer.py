@@ -75,6 +75,29 @@ def item_values(item: Item) -> tuple[object, ...]:
     )  # fmt: skip
 
 
+def k_core(conn: sqlite3.Connection, k: int) -> int:
+    """Drop the interactions of users and of items with fewer than `k`, again until none is
+    left short (dropping a user can leave an item short); the interactions dropped."""
+    dropped = 0
+    while True:
+        removed = 0
+        for column in ("user_id", "item_id"):
+            cursor = conn.execute(
+                f"DELETE FROM interactions WHERE {column} IN (SELECT {column} FROM interactions"
+                f" GROUP BY {column} HAVING COUNT(*) < ?)",
+                (k,),
+            )
+            removed += cursor.rowcount
+        dropped += removed
+        if not removed:
+            break
+    if dropped:
+        conn.execute(
+            "DELETE FROM reviews WHERE interaction NOT IN (SELECT rowid FROM interactions)"
+        )
+    return dropped
+
+
 class DatabaseWriter:
     """Writes one database file; the caller owns the file's fate (write_atomically)."""
 
@@ -111,10 +134,14 @@ class DatabaseWriter:
                     (cursor.lastrowid, row.summary, row.review),
                 )
 
-    def finish(self, meta: Mapping[str, str], *, drop_unused_items: bool) -> tuple[int, int, int]:
-        """Count interactions per item, drop unused items where asked, write `meta` (with the
-        format and sizes), index, commit, close. Returns (users, items, interactions)."""
+    def finish(
+        self, meta: Mapping[str, str], *, drop_unused_items: bool, core: int = 0
+    ) -> tuple[int, int, int]:
+        """Apply the `core`-core filter (0: none), count interactions per item, drop unused
+        items where asked, write `meta` (with the format, sizes and what the filter
+        dropped), index, commit, close. Returns (users, items, interactions)."""
         conn = self._conn
+        outside = k_core(conn, core) if core > 1 else 0
         conn.execute(
             "CREATE TEMP TABLE item_counts AS "
             "SELECT item_id, COUNT(*) AS n FROM interactions GROUP BY item_id"
@@ -130,7 +157,9 @@ class DatabaseWriter:
         n_items = conn.execute("SELECT COUNT(*) FROM items").fetchone()[0]
         n_rows = conn.execute("SELECT COUNT(*) FROM interactions").fetchone()[0]
         sizes = {"n_users": str(n_users), "n_items": str(n_items), "n_interactions": str(n_rows)}
-        rows = {**meta, "format_version": DATABASE_FORMAT, **sizes}
+        rows = {**meta, "format_version": DATABASE_FORMAT, **sizes, "core": str(core)}
+        if outside:
+            rows[f"dropped: interactions outside the {core}-core"] = str(outside)
         conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(rows.items()))
         conn.execute("COMMIT")
         conn.executescript(INDEXES)

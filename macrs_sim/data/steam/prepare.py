@@ -55,7 +55,9 @@ def _build(layout: Layout, options: SteamOptions, rejects: Rejects, tmp: Path) -
         reviews = Reviews(known, layout.games.name, rejects, options.keep_text)
         read = steam_reviews if layout.which == "reviews" else australian_reviews
         writer.add_interactions(read(layout.interactions, reviews))
-        sizes = writer.finish(_meta(layout, options, reviews), drop_unused_items=True)
+        sizes = writer.finish(
+            _meta(layout, options, reviews), drop_unused_items=True, core=options.core
+        )
     finally:
         writer.close()
     if sizes[2] == 0:  # the finished temporary file is removed by write_atomically

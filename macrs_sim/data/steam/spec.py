@@ -7,10 +7,10 @@ from typing import Literal
 from pydantic import Field
 
 from macrs_sim.data.domain import GAMES
-from macrs_sim.data.registry import DatasetSpec, PrepareOptions
+from macrs_sim.data.registry import DatasetSpec, ReviewOptions
 
 
-class SteamOptions(PrepareOptions):
+class SteamOptions(ReviewOptions):
     strict: bool = Field(
         default=False,
         description="refuse any line or review that would be dropped (a review of a game "

@@ -82,7 +82,7 @@ def build(files: YelpFiles, path: Path, options: YelpOptions) -> Built:
         known = load_businesses(files.business, writer, policy)
         counts = load_reviews(files.review, writer, known, files.business.name, policy, options)
         meta = _meta(files, options, counts, len(known), dropped)
-        sizes = writer.finish(meta, drop_unused_items=True)
+        sizes = writer.finish(meta, drop_unused_items=True, core=options.core)
     finally:
         writer.close()
     return Built(release_name(counts), sizes, dropped)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from macrs_sim.data.domain import BUSINESSES
-from macrs_sim.data.registry import DatasetSpec, PrepareOptions
+from macrs_sim.data.registry import DatasetSpec, ReviewOptions
 
 
-class YelpOptions(PrepareOptions):
+class YelpOptions(ReviewOptions):
     # No seed paper states a star threshold for Yelp (data/yelp/prepare.py): all by default.
     min_stars: float | None = Field(
         default=None,

@@ -75,21 +75,23 @@ async def _one_turn_async(
     loaded: tuple[OneTurnInputs, RequestSet] | None,
 ) -> tuple[ModelChoice, OneTurnResult]:
     from macrs_sim.config import load_scenario
-    from macrs_sim.evaluation.interecagent.run import run_one_turn
+    from macrs_sim.evaluation.interecagent.run import open_inputs, run_one_turn
     from macrs_sim.evaluation.interecagent.setup import choose, one_turn_client
 
     if args.scenario and args.backend:
         raise ConfigError("--scenario and --backend: give one (the scenario names its model)")
     choice = choose(load_scenario(args.scenario) if args.scenario else None,
                     args.backend or "embedded")  # fmt: skip
-    client = await one_turn_client(choice, settings.task, settings.k, log)
+    # Opened before the model: the scripted rules speak the dataset's domain.
+    inputs = loaded[0] if loaded else open_inputs(settings.dataset)
+    client = await one_turn_client(choice, settings.task, settings.k, log, inputs.dataset.domain)
     quiet = args.no_progress
     try:
         result = await run_one_turn(
             settings, client, choice.options, prompts=choice.prompts,
             cache_dir=Path(args.cache_dir) if args.cache_dir else None,
             on_step=None if quiet else lambda line: print(line + " ...", file=sys.stderr),
-            inputs=loaded[0] if loaded else None, request_set=loaded[1] if loaded else None,
+            inputs=inputs, request_set=loaded[1] if loaded else None,
         )  # fmt: skip
     finally:
         await client.close()

@@ -53,11 +53,12 @@ async def _requests_async(
 
     inputs = run.open_inputs(settings.dataset)
     cases = run.draw(settings, inputs)  # a setting the data cannot meet fails first
-    client = await one_turn_client(choice, settings.task, settings.k, log)
+    client = await one_turn_client(choice, settings.task, settings.k, log, inputs.dataset.domain)
     if not args.no_progress:
         print(f"writing {settings.n} {settings.task} requests ...", file=sys.stderr)
     try:
-        requests = await run.generate_requests(settings, client, choice.prompts,
+        prompts = choice.prompts.for_domain(inputs.dataset.domain)
+        requests = await run.generate_requests(settings, client, prompts,
                                                inputs.dataset.catalog, cases,
                                                retries=choice.options.retries)  # fmt: skip
     finally:

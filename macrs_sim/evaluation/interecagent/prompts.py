@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 
-from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.catalog import Catalog, labelled
+from macrs_sim.data.domain import MOVIES, Domain
+from macrs_sim.data.domain_words import plural_of
 from macrs_sim.evaluation.interecagent.schemas import Task
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
 from macrs_sim.protocol import Item
@@ -24,10 +26,12 @@ CAST_SHOWN = 3
 @dataclass(frozen=True)
 class OneTurnPrompts:
     template: PromptTemplate
+    # The dataset's domain: the words of the target information (`target_info`).
+    domain: Domain = MOVIES
 
     @classmethod
     def load(cls, library: PromptLibrary, task: Task) -> OneTurnPrompts:
-        return cls(library.get(f"interecagent/one_turn_{task}"))
+        return cls(library.get(f"interecagent/one_turn_{task}"), library.domain)
 
 
 def titles(catalog: Catalog, item_ids: Sequence[str]) -> str:
@@ -35,20 +39,25 @@ def titles(catalog: Catalog, item_ids: Sequence[str]) -> str:
     return "; ".join(" ".join(catalog[i].display_title.split()) for i in item_ids)
 
 
-def target_info(item: Item) -> str:
-    """What the user knows about the target: everything but its title."""
+def target_info(item: Item, domain: Domain = MOVIES) -> str:
+    """What the user knows about the target: everything but its title (films' people in the
+    paper's words, another domain's attributes by their labels)."""
     parts = []
     if item.year is not None:
         parts.append(f"released in {item.year}")
     if item.genres:
-        parts.append("genres: " + ", ".join(item.genres))
-    if item.director:
-        parts.append(f"directed by {item.director}")
-    if item.cast:
-        parts.append("starring " + ", ".join(item.cast[:CAST_SHOWN]))
+        parts.append(f"{plural_of(domain.category_label)}: " + ", ".join(item.genres))
+    parts += _attribute_parts(item, domain)
     if item.keywords:
         parts.append("keywords: " + ", ".join(item.keywords))
     return "; ".join(parts) + "." if parts else "(nothing known)"
+
+
+def _attribute_parts(item: Item, domain: Domain) -> list[str]:
+    if domain.name != MOVIES.name:
+        return [f"{label}: {', '.join(values)}" for label, values in labelled(item, domain)]
+    people = [f"directed by {item.director}"] if item.director else []
+    return people + (["starring " + ", ".join(item.cast[:CAST_SHOWN])] if item.cast else [])
 
 
 def retrieval_messages(p: OneTurnPrompts, history: str, info: str) -> list[LLMMessage]:

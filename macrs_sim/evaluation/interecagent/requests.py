@@ -95,7 +95,7 @@ async def _generate(
     history = pb.titles(catalog, case.history)
     target = catalog[case.target_id]
     if task == "retrieval":
-        msgs = pb.retrieval_messages(prompts, history, pb.target_info(target))
+        msgs = pb.retrieval_messages(prompts, history, pb.target_info(target, prompts.domain))
         conv = await complete_json(client, msgs, GeneratedConversation, retries=retries)
         return redact(conversation_utterances(conv), title_guard(target))
     candidates = pb.titles(catalog, case.candidates)

@@ -333,7 +333,7 @@ async def run_one_turn(
         options, inputs.dataset, data, split, cache, use_text_model=use_text_model
     )
     references = models.reference_systems(baselines, data, split, cache, s.seed)
-    library = prompts or PromptLibrary()
+    library = (prompts or PromptLibrary()).for_domain(inputs.dataset.domain)
     agent = InteRecAgentSystem(options, prepared, client, library)
     rows = llm_rows(s, client, library, inputs, cache)
     step(f"generating {s.n} {s.task} requests" if request_set is None

@@ -20,6 +20,7 @@ from macrs_sim.config import (
     ScriptedModel,
     load_scenario,
 )
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.errors import ConfigError
 from macrs_sim.evaluation.interecagent.prompts import OneTurnPrompts, instruction
 from macrs_sim.evaluation.interecagent.request_set import Generator
@@ -98,15 +99,15 @@ def generator_of(choice: ModelChoice) -> Generator:
 
 
 async def one_turn_client(
-    choice: ModelChoice, task: Task, k: int, log: CallLog
+    choice: ModelChoice, task: Task, k: int, log: CallLog, domain: Domain = MOVIES
 ) -> ChatCompletionClient:
     """The model, checked first (one line if it cannot be reached); scripted: the one-turn
-    rules, InteRecAgent's planner fetching k."""
+    rules, InteRecAgent's planner fetching k, in the dataset's `domain`'s words."""
     model = await preflight(choice.model)
     rules = None
     if isinstance(model, ScriptedModel):
         sentence = instruction(OneTurnPrompts.load(choice.prompts, task), k)
-        rules = one_turn_scripted_rules(k, sentence)
+        rules = one_turn_scripted_rules(k, sentence, domain)
     return build_client(model, temperature=choice.temperature, log=log, scripted_rules=rules)
 
 

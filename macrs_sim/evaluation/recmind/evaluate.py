@@ -16,6 +16,7 @@ from autogen_core.models import ChatCompletionClient
 from macrs_sim.agents.recmind.memory import leave_one_out_visible, memory_histories
 from macrs_sim.config import DataConfig, ModelConfig, OpenAIModel, ScriptedModel
 from macrs_sim.data.dataset import open_dataset
+from macrs_sim.data.domain import Domain
 from macrs_sim.data.splits import Interactions, interactions_of, with_visible_popularity
 from macrs_sim.errors import DataError
 from macrs_sim.evaluation.recmind.cases import build_cases
@@ -48,12 +49,13 @@ def _ratings(settings: EvalSettings, data: Interactions) -> Ratings | None:
     return None
 
 
-def _rules(cfg: ModelConfig, titles: list[str]) -> dict[str, Rule] | None:
+def _rules(cfg: ModelConfig, titles: list[str], domain: Domain) -> dict[str, Rule] | None:
     if not isinstance(cfg, ScriptedModel):
         return None
     from macrs_sim.agents.registry import scripted_rules_of_all
 
-    return {**scripted_rules_of_all(titles), **task_scripted_rules(titles, seed=cfg.seed)}
+    return {**scripted_rules_of_all(titles, domain),
+            **task_scripted_rules(titles, seed=cfg.seed, domain=domain)}  # fmt: skip
 
 
 def model_name(cfg: ModelConfig) -> str:
@@ -61,7 +63,7 @@ def model_name(cfg: ModelConfig) -> str:
 
 
 async def _clients(
-    settings: EvalSettings, titles: list[str]
+    settings: EvalSettings, titles: list[str], domain: Domain
 ) -> tuple[ChatCompletionClient, ChatCompletionClient]:
     """The solvers' model and the judge's (one client when they are the same model)."""
     made: dict[str, ChatCompletionClient] = {}
@@ -71,7 +73,7 @@ async def _clients(
         if key not in made:
             resolved = await preflight(cfg)
             made[key] = build_client(resolved, temperature=settings.temperature, log=CallLog(),
-                                     scripted_rules=_rules(resolved, titles))  # fmt: skip
+                                     scripted_rules=_rules(resolved, titles, domain))  # fmt: skip
         out.append(made[key])
     return out[0], out[1]
 
@@ -112,9 +114,11 @@ async def evaluate(
     if out.exists() and not out.is_dir():
         raise DataError(f"--out {out}: not a folder (expected where the results go)")
     items = {item.item_id: item for item in dataset.catalog}
-    client, judge = await _clients(settings, [i.display_title for i in dataset.catalog])
+    titles = [i.display_title for i in dataset.catalog]
+    client, judge = await _clients(settings, titles, dataset.domain)
     try:
-        env = TaskEnv(settings, dataset, items, cases, PromptLibrary(), client, judge,
+        prompts = PromptLibrary(domain=dataset.domain)
+        env = TaskEnv(settings, dataset, items, cases, prompts, client, judge,
                       model_name(settings.model), questions, memory, data)  # fmt: skip
         step = (
             progress(len(cases) * len(settings.solvers) * len(settings.prompting))

@@ -4,8 +4,9 @@ They read the question back from the prompt (its layout is the templates' own) a
 answer from its content only, so every task runs end to end on the scripted backend with
 the same numbers every time: a ranking is the candidates in a seeded hash order; a rating
 is the mean of the ratings the question shows (the middle of the scale when it shows
-none); an explanation names the movie and the first movies of the history; the judge
-rewards length (quality) and the history titles an explanation names (rationality).
+none); an explanation names the item and says it suits the history; the judge rewards
+length (quality) and the history titles an explanation names (rationality). The prompts
+are read, and the explanation written, in the dataset's domain's words.
 """
 
 from __future__ import annotations
@@ -16,17 +17,18 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.evaluation.recmind.judge import JUDGE_ROLE, ExplanationVerdict
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
 _CANDIDATES = re.compile(r"\nCandidates:\n(.*?)\n\n", re.DOTALL)
-_TOP_N = re.compile(r"the top (\d+) movies")
+_TOP_N = re.compile(r"the top (\d+) ")
 _SCALE = re.compile(r"one number from (\S+) to (\S+?)\.")
 _RATED = re.compile(r"^.+: (\d+(?:\.\d+)?)$", re.MULTILINE)
 _HISTORY_LINE = re.compile(r"^- (.+)$", re.MULTILINE)
-_WATCHED = re.compile(r"watched the movie (.+?)\. Explain")
 _EXPLANATION = re.compile(r"\nThe explanation:\n(.*?)\n\nScore ", re.DOTALL)
+_ABOUT = re.compile(r"\n\nThe [\w ]+ the explanation")
 
 
 def _question(req: ScriptedRequest) -> str:
@@ -58,11 +60,18 @@ def rating_rule(req: ScriptedRequest) -> str:
     return f"{round(value * 2) / 2:g}"
 
 
-def explanation_rule(req: ScriptedRequest) -> str:
-    text = _question(req)
-    found = _WATCHED.search(text)
-    movie = found.group(1) if found else "this movie"
-    return f"{movie} has the tone and pace of the films you watch; give it a try."
+def explanation_rule(domain: Domain = MOVIES) -> Rule:
+    words = domain.words()
+    # "watched the movie X. Explain": the explanation prompt in the domain's words.
+    named = re.compile(rf"{words['consumed']} the {re.escape(domain.noun)} (.+?)\. Explain")
+
+    def explain(req: ScriptedRequest) -> str:
+        found = named.search(_question(req))
+        item = found.group(1) if found else f"this {domain.noun}"
+        liked = f"{domain.synonym_plural} you {words['consume_verb']}"
+        return f"{item} has the tone and pace of the {liked}; give it a try."
+
+    return explain
 
 
 def judge_rule(req: ScriptedRequest) -> BaseModel:
@@ -71,19 +80,21 @@ def judge_rule(req: ScriptedRequest) -> BaseModel:
     text = next((t for t in texts if _EXPLANATION.search(t)), "")
     found = _EXPLANATION.search(text)
     explanation = found.group(1) if found else ""
-    history = _HISTORY_LINE.findall(text.split("\n\nThe movie the explanation")[0])
+    history = _HISTORY_LINE.findall(_ABOUT.split(text, maxsplit=1)[0])
     named = sum(1 for title in history if title in explanation)
     return ExplanationVerdict(
         quality=min(5, 1 + len(explanation.split()) // 8), rationality=min(5, 1 + named)
     )
 
 
-def task_scripted_rules(catalog_titles: Sequence[str] = (), *, seed: int = 0) -> dict[str, Rule]:
+def task_scripted_rules(
+    catalog_titles: Sequence[str] = (), *, seed: int = 0, domain: Domain = MOVIES
+) -> dict[str, Rule]:
     """Rules for the task roles (titles unused: the questions carry their candidates)."""
     return {
         "recmind_tasks.rating": rating_rule,
         "recmind_tasks.direct": ranking_rule(seed),
         "recmind_tasks.sequential": ranking_rule(seed),
-        "recmind_tasks.explanation": explanation_rule,
+        "recmind_tasks.explanation": explanation_rule(domain),
         JUDGE_ROLE: judge_rule,
     }

@@ -60,7 +60,8 @@ async def _evaluate(
         with Progress(*columns, console=Console(stderr=True), disable=args.no_progress) as bars:
             task = bars.add_task("users", total=total)
             ev = await evaluate(
-                data, dataset, settings, options=options, client=client, prompts=PromptLibrary(),
+                data, dataset, settings, options=options, client=client,
+                prompts=PromptLibrary(domain=dataset.domain),
                 params=params, cache_dir=cache_dir,
                 progress=lambda n: bars.advance(task, n),
             )  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import Interactions, Split, leave_one_out
 from macrs_sim.errors import ConfigError
-from macrs_sim.rankers.attribute_values import PATTERNS, available_tables, tables_digest
+from macrs_sim.rankers.attribute_values import available_tables, domain_patterns, tables_digest
 from macrs_sim.rankers.cache import (
     cache_key,
     checkpoint_path,
@@ -50,12 +50,17 @@ def _tables(data: Interactions, dataset: Dataset, params: ToolRecParams) -> dict
     missing = [i for i in data.item_ids if i not in dataset.catalog]
     if missing:
         raise ConfigError(f"toolrec: item {missing[0]!r} of the interactions is not in the catalog")
+    domain, names = dataset.domain, tuple(domain_patterns(dataset.domain))
+    unknown = [a for a in params.attributes or () if a not in names]
+    if unknown:
+        raise ConfigError(f"toolrec: {unknown[0]!r} is no attribute pattern of {domain.plural}; "
+                          f"patterns: {', '.join(names)}")  # fmt: skip
     items = [dataset.catalog[i] for i in data.item_ids]
-    tables = available_tables(items, params.attributes, params.min_items)
-    wanted = params.attributes or PATTERNS
+    tables = available_tables(items, params.attributes, params.min_items, domain)
+    wanted = params.attributes or names
     if params.attributes is not None and len(tables) < len(wanted):
         lacking = [a for a in wanted if a not in tables]
-        has = ", ".join(available_tables(items, None, params.min_items)) or "none"
+        has = ", ".join(available_tables(items, None, params.min_items, domain)) or "none"
         raise ConfigError(
             f"toolrec: the catalog of {dataset.name!r} has no {'/'.join(lacking)} values "
             f"(shared by {params.min_items}+ items); patterns it has: {has}"

@@ -177,6 +177,7 @@ def test_meta_rows_name_the_kind_release_and_options(tmp_path: Path) -> None:
         "release": "amazon-2023:All_Beauty",
         "reviews_file": "All_Beauty.jsonl",
         "meta_file": "meta_All_Beauty.jsonl",
+        "core": "0",
         "strict": "false",
         "keep_text": "true",
         "dropped: reviews of items with no metadata": "1",

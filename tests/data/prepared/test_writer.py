@@ -84,3 +84,23 @@ def test_a_failed_build_leaves_nothing(tmp_path: Path) -> None:
     ):
         write_atomically(out, False, build, Path("src"), "x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_k_core_drops_again_until_no_user_or_item_is_short(tmp_path: Path) -> None:
+    """2-core by hand: u3 has one interaction (B03) -> dropped; then B03 has one (u2's)
+    -> dropped; then u2 has one (B01) -> dropped; u1 and u4 keep B01 and B02 twice each."""
+    items = [Item(item_id=i, title=f"Thing {i}") for i in ("B01", "B02", "B03")]
+    rows = [("u1", "B01"), ("u1", "B02"), ("u4", "B01"), ("u4", "B02"), ("u2", "B01"),
+            ("u2", "B03"), ("u3", "B03")]  # fmt: skip
+    path = tmp_path / "d.sqlite"
+    writer = DatabaseWriter(path)
+    writer.add_items(items)
+    writer.add_interactions(
+        Interaction(u, i, None, n, review="text") for n, (u, i) in enumerate(rows)
+    )
+    assert writer.finish({}, drop_unused_items=True, core=2) == (2, 2, 4)
+    with sqlite3.connect(path) as db:
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+        assert db.execute("SELECT COUNT(*) FROM reviews").fetchone() == (4,)
+    assert meta["core"] == "2"
+    assert meta["dropped: interactions outside the 2-core"] == "3"
