@@ -41,16 +41,19 @@ def _info(args: argparse.Namespace) -> int:
 
 
 def _samples_build(args: argparse.Namespace) -> int:
-    from macrs_sim.campaign.sampling import build_sample_set
-    from macrs_sim.campaign.setup import CampaignSetup
     from macrs_sim.config import load_scenario
-    from macrs_sim.llm.factory import preflight
 
+    # Checked before the campaign's modules (the model clients) are imported.
     scenario = load_scenario(args.scenario)
     default = scenario.data.sample_set or f"samples/{scenario.name}.jsonl"
     out = Path(args.out or default)
     if out.exists() and not args.overwrite:
         raise DataError(f"{out}: a sample set is already there (pass --overwrite to replace it)")
+
+    from macrs_sim.campaign.sampling import build_sample_set
+    from macrs_sim.campaign.setup import CampaignSetup
+    from macrs_sim.llm.factory import preflight
+
     setup = CampaignSetup.from_scenario(scenario)
 
     async def build() -> list[Sample]:

@@ -28,14 +28,17 @@ from macrs_sim.rankers.cli_options import (
 
 
 def _models_check(args: argparse.Namespace) -> int:
+    from macrs_sim.config import load_scenario
+
+    scenario = load_scenario(args.scenario)  # before the model clients are imported
+
     from rich.console import Console
 
     from macrs_sim.campaign.setup import CampaignSetup
-    from macrs_sim.config import load_scenario
     from macrs_sim.llm.factory import preflight
     from macrs_sim.textsafe import terminal_line
 
-    setup = CampaignSetup.from_scenario(load_scenario(args.scenario))
+    setup = CampaignSetup.from_scenario(scenario)
     for cfg in setup.model_configs():
         # print: a server's words are no markup; terminal_line: nor control codes
         asyncio.run(preflight(cfg, notify=lambda line: print(terminal_line(line))))

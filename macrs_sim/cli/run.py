@@ -14,14 +14,10 @@ INCOMPLETE = 3  # `run` ended with dialogues left to do: the same command contin
 
 
 def _run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from macrs_sim.analysis.report.summary import behaviour_lines, print_table, store_access
-    from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
+    # The scenario is checked before the campaign's modules (the model clients) are
+    # imported: a bad file is one line at once, not after two seconds of imports.
     from macrs_sim.config import load_scenario, output_dir_option
-    from macrs_sim.store import RunStore
 
-    console = Console()
     scenario = load_scenario(args.scenario)
     if args.executor:
         campaign = scenario.campaign.model_copy(update={"executor": args.executor})
@@ -29,6 +25,14 @@ def _run(args: argparse.Namespace) -> int:
     output = output_dir_option(args.output_dir)
     if output is not None and output.exists() and not output.is_dir():
         raise ConfigError(f"--output-dir {output}: not a folder (expected where runs go)")
+
+    from rich.console import Console
+
+    from macrs_sim.analysis.report.summary import behaviour_lines, print_table, store_access
+    from macrs_sim.campaign.runner import CampaignInterrupted, run_campaign_async
+    from macrs_sim.store import RunStore
+
+    console = Console()
     try:
         result = asyncio.run(
             run_campaign_async(
