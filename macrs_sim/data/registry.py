@@ -64,10 +64,6 @@ class DatasetSpec:
     prepare: str  # "module:function"
     help: str  # one line for `data prepare --help`
     source_help: str  # what PATH is
-    # Default history length and fewest filtered history items of this kind's shipped
-    # scenario (Amazon 5-core users often have 5 to 10 reviews).
-    history_len: int = 20
-    min_history: int = 5
 
     def __post_init__(self) -> None:
         if not _KIND.fullmatch(self.kind):

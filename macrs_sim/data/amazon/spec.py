@@ -28,6 +28,4 @@ SPEC = DatasetSpec(
     help="an Amazon Reviews category: the 2014, 2018 or 2023 release",
     source_help="the reviews file (reviews_<Category>_5.json.gz, <Category>_5.json.gz or "
     "<Category>.jsonl.gz) or the folder holding it and its meta_ file",
-    history_len=5,
-    min_history=3,
 )

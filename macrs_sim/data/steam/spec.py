@@ -33,6 +33,4 @@ SPEC = DatasetSpec(
     help="Steam (Kang & McAuley): steam_games and steam_reviews, or australian_user_reviews",
     source_help="the folder holding steam_games.json(.gz) and steam_reviews.json(.gz) or "
     "australian_user_reviews.json(.gz)",
-    history_len=10,
-    min_history=3,
 )

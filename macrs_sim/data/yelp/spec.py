@@ -28,6 +28,4 @@ SPEC = DatasetSpec(
     source_help="the folder holding yelp_academic_dataset_business.json and "
     "yelp_academic_dataset_review.json (plain or .gz), or the business file with the "
     "review file beside it",
-    history_len=10,
-    min_history=3,
 )
