@@ -169,7 +169,10 @@ def _run(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 # Every shell command of the docs, run for real: the slow tier (the parsing tests above stay fast).
+# One worker runs them all, in order: a page's commands build on each other (prepare, then
+# samples build, then run).
 @pytest.mark.soak
+@pytest.mark.xdist_group("docs-commands")
 @pytest.mark.parametrize(("where", "command"), COMMANDS, ids=[w for w, _ in COMMANDS])
 def test_docs_command_runs(where: str, command: str, workdir: Path) -> None:
     reason = skip_reason(command)
