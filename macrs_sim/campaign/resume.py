@@ -19,6 +19,7 @@ from typing import Literal
 
 from macrs_sim.agents.registry import system_spec
 from macrs_sim.analysis.runs.access import HISTORY_META, LAYOUT_META, LIMITS_META, limits_meta
+from macrs_sim.analysis.runs.domain import DOMAIN_META
 from macrs_sim.campaign.executor import Executor
 from macrs_sim.campaign.judging import judge_campaign
 from macrs_sim.campaign.progress import CampaignProgress
@@ -31,6 +32,7 @@ from macrs_sim.campaign.status_line import quiet_task_errors, watching_outages
 from macrs_sim.campaign.stopping import CampaignInterrupted, StopControl
 from macrs_sim.campaign.stored_jobs import StoredJobs
 from macrs_sim.campaign.users import ready_samples
+from macrs_sim.data.domain import MOVIES
 from macrs_sim.data.sample_set import write_sample_set
 from macrs_sim.errors import MacrsSimError
 from macrs_sim.llm.pricing import Spend
@@ -132,6 +134,10 @@ class Session:
         sc = self.setup.scenario
         store.set_meta("scenario_name", sc.name)
         store.set_meta("systems", json.dumps([s.name for s in sc.systems]))
+        # What the items are, so reports name them in the dataset's words; films' runs
+        # say nothing, as before (analysis/runs/domain.py reads none as films).
+        if (domain := self.setup.dataset.domain) != MOVIES:
+            store.set_meta(DOMAIN_META, domain.name)
         # Who knew what (DESIGN.md §3): each system's history and the limits all shared.
         history = {s.name: system_spec(s.kind).history for s in sc.systems}
         store.set_meta(HISTORY_META, json.dumps(history))

@@ -39,6 +39,8 @@ from macrs_sim.simulators.registry import (
     simulator_spec,
 )
 from macrs_sim.tools import ToolCallLog
+from macrs_sim.tools.attribute_columns import catalog_schema
+from macrs_sim.tools.schema import prompt_words
 
 # How long a call waits for a server that went away before its dialogue is left unfinished.
 OUTAGE_WAIT_S = 600.0
@@ -142,7 +144,10 @@ class CampaignSetup:
     def from_scenario(cls, scenario: Scenario, **kwargs: object) -> CampaignSetup:
         prompts_dir = Path(scenario.prompts_dir) if scenario.prompts_dir else None
         dataset = open_dataset(scenario.data)
-        prompts = PromptLibrary(prompts_dir, domain=dataset.domain)
+        # The catalog's SQL columns too, so the library the systems use (and whose hashes
+        # the run records) is the one InteRecAgent's tool text is loaded from.
+        words = prompt_words(catalog_schema(dataset))
+        prompts = PromptLibrary(prompts_dir, domain=dataset.domain, catalog=words)
         return cls(scenario, dataset, prompts, **kwargs)  # type: ignore[arg-type]
 
     def client(self, cfg: ModelConfig) -> ChatCompletionClient:

@@ -13,6 +13,14 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from macrs_sim.data.demo_words import (
+    BUSINESS_DEMO_PHRASES,
+    DEMO_PHRASE_NAMES,
+    GAME_DEMO_PHRASES,
+    MOVIE_DEMO_PHRASES,
+    PRODUCT_DEMO_PHRASES,
+    demo_defaults,
+)
 from macrs_sim.data.domain_words import (
     BUSINESS_PHRASES,
     GAME_PHRASES,
@@ -82,7 +90,8 @@ class Domain:
             object.__setattr__(self, "synonym", self.noun)
         if not self.synonym_plural:
             object.__setattr__(self, "synonym_plural", self.plural)
-        if unknown := sorted({name for name, _ in self.phrases} - PHRASE_NAMES):
+        known = PHRASE_NAMES | DEMO_PHRASE_NAMES
+        if unknown := sorted({name for name, _ in self.phrases} - known):
             raise ValueError(f"domain {self.name!r}: no prompt word ${unknown[0]}")
 
     def words(self) -> dict[str, str]:
@@ -102,7 +111,9 @@ class Domain:
         given = dict(self.phrases)
         hinted = [h.label for h in self.hints if h.name != "categories"]
         defaults = default_phrases(self.plural, self.category_label, hinted, given)
-        return {**nouns, **defaults, **given}
+        words = {**nouns, **defaults, **given}
+        pairs = [(h.name, h.label) for h in self.hints if h.name != "categories"]
+        return {**words, **demo_defaults(self.plural, pairs, words), **given}
 
 
 MOVIES = Domain(
@@ -117,7 +128,7 @@ MOVIES = Domain(
     ),
     synonym="film",
     synonym_plural="films",
-    phrases=MOVIE_PHRASES,
+    phrases=(*MOVIE_PHRASES, *MOVIE_DEMO_PHRASES),
 )
 PRODUCTS = Domain(
     name="products",
@@ -131,7 +142,7 @@ PRODUCTS = Domain(
         AttributeHint("features", "feature"),
     ),
     grounding=GroundingPolicy(matcher="names", qualifiers=("brand", "store")),
-    phrases=PRODUCT_PHRASES,
+    phrases=(*PRODUCT_PHRASES, *PRODUCT_DEMO_PHRASES),
 )
 BUSINESSES = Domain(
     name="businesses",
@@ -146,7 +157,7 @@ BUSINESSES = Domain(
         AttributeHint("ambience", "ambience"),
     ),
     grounding=GroundingPolicy(matcher="names", qualifiers=("city", "neighborhood", "state")),
-    phrases=BUSINESS_PHRASES,
+    phrases=(*BUSINESS_PHRASES, *BUSINESS_DEMO_PHRASES),
 )
 GAMES = Domain(
     name="games",
@@ -158,6 +169,6 @@ GAMES = Domain(
         AttributeHint("tags", "tag"),
         AttributeHint("developer", "developer"),
     ),
-    phrases=GAME_PHRASES,
+    phrases=(*GAME_PHRASES, *GAME_DEMO_PHRASES),
 )
 BUILTIN_DOMAINS = (MOVIES, PRODUCTS, BUSINESSES, GAMES)

@@ -123,3 +123,16 @@ def domain_of(kind: str | None) -> Domain:
     if kind is None:
         return MOVIES
     return dataset_spec(kind).domain
+
+
+# A run's domain no registered kind has (its plugin is not installed here): plain words.
+UNKNOWN_DOMAIN = Domain(name="items", noun="item", plural="items", category_label="category")
+
+
+def domain_named(name: str | None) -> Domain:
+    """The domain a run recorded by name (its store meta); films for none (a run from
+    before runs recorded it, when every run was of films)."""
+    if not name:
+        return MOVIES
+    known = [MOVIES, *(dataset_spec(kind).domain for kind in dataset_kinds())]
+    return next((d for d in known if d.name == name), UNKNOWN_DOMAIN)

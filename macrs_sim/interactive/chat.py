@@ -21,6 +21,7 @@ from typing import Any
 from macrs_sim.agents.registry import registered_specs
 from macrs_sim.campaign.setup import CampaignSetup, with_cache_path
 from macrs_sim.config import Scenario, SystemEntry, parse_scenario
+from macrs_sim.data.domain import Domain
 from macrs_sim.errors import ConfigError
 from macrs_sim.interactive.agent import RecommenderChatAgent
 from macrs_sim.interactive.person import PersonSimulator, ReadReply
@@ -83,11 +84,22 @@ def chat_scenario(scenario: Scenario, cfg: SystemEntry) -> Scenario:
 def resolve_target(setup: CampaignSetup, title: str) -> Item:
     ref = setup.grounder.ground(title)
     if ref.item_id is None:
+        name, extra = _naming(setup.dataset.domain)
         raise ConfigError(
-            f"--target {title!r}: no item of dataset {setup.dataset.name!r} has that title"
-            " (give it as the catalog spells it, optionally with its year)"
+            f"--target {title!r}: no item of dataset {setup.dataset.name!r} has that {name}"
+            f" (give it as the catalog spells it, optionally with its {extra})"
         )
     return setup.catalog[ref.item_id]
+
+
+def _naming(domain: Domain) -> tuple[str, str]:
+    """What a mention of the domain's items is and what may come with it (the grounder's
+    policy): a title and its year (films, games), or a name and its qualifiers (a brand)."""
+    policy = domain.grounding
+    if policy.matcher == "titles" or not policy.qualifiers:
+        return "title", "year"
+    *first, last = [q.replace("_", " ") for q in policy.qualifiers]
+    return "name", f"{', '.join(first)} or {last}" if first else last
 
 
 async def chat(
@@ -172,6 +184,7 @@ def finish(
         chat={"scored": scored, "ended_by": end.reason},
         dataset=(setup.dataset.name, setup.dataset.fingerprint),
         tool_calls=setup.tool_log.pop(agent.dialogue_id),
+        domain=setup.dataset.domain.name,
     )
     view.saved(run_dir)
     return ChatOutcome(end.reason, result, run_dir)

@@ -12,8 +12,10 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from macrs_sim.analysis.runs.domain import DOMAIN_META
 from macrs_sim.campaign.rundir import STORE_FILE, discard_run_dir, new_run_dir
 from macrs_sim.config import Scenario
+from macrs_sim.data.domain import MOVIES
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
 
@@ -41,10 +43,12 @@ def save_session(
     chat: dict[str, object],
     dataset: tuple[str, str] | None = None,
     tool_calls: Sequence[ToolCallRecord] = (),
+    domain: str | None = None,
 ) -> Path:
     """Write the run directory under `base` whole, or leave nothing; returns its path.
 
-    `dataset` is (name, fingerprint); `chat` is kept as JSON (scored, ended_by, ...).
+    `dataset` is (name, fingerprint), `domain` its domain's name (what reports call its
+    items); `chat` is kept as JSON (scored, ended_by, ...).
     """
     run_dir, lock = new_run_dir(scenario, base)
     try:
@@ -57,6 +61,8 @@ def save_session(
             if dataset is not None:
                 store.set_meta("dataset", dataset[0])
                 store.set_meta("dataset_fingerprint", dataset[1])
+            if domain is not None and domain != MOVIES.name:  # none: films, as before
+                store.set_meta(DOMAIN_META, domain)
             store.write_samples([sample])
             store.write_dialogue(result, calls, tool_calls=tool_calls)
             store.set_meta("status", "finished")

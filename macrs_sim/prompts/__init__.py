@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -78,17 +79,20 @@ def _placeholders(text: str) -> set[str]:
     return set(Template(text).get_identifiers())
 
 
-def check_override(path: Path, text: str, domain: Domain = MOVIES) -> PromptTemplate:
+def check_override(
+    path: Path, text: str, domain: Domain = MOVIES, catalog: Mapping[str, str] | None = None
+) -> PromptTemplate:
     """An override must have the package template's sections, each with exactly its
     placeholders: one it does not know would fail mid-campaign, one it lacks would
     silently drop what the role is meant to see. Both are compared with the domain's
-    words filled in: an override may use them, or write its own words instead."""
+    words (and `catalog`'s, which come first) filled in: an override may use them, or
+    write its own words instead."""
     name = path.name.removesuffix(".txt")
     package_text = _package_text(name)
     if package_text is None:
         names = ", ".join(f"{n}.txt" for n in package_prompt_names())
         raise ConfigError(f"prompts_dir: {path}: no such prompt (expected one of: {names})")
-    words = domain.words()
+    words = {**domain.words(), **(catalog or {})}
     known = fill_words(package_text, words)
     override = parse_prompt(str(path), fill_words(text, words))
     for section, body in parse_prompt(name, known).sections.items():
@@ -124,20 +128,29 @@ class PromptLibrary:
     see `check_override`. `with_layout` gives a view whose templates carry a layout; views
     share the loaded templates, so `hashes` names every template any of them used.
     `domain` is the dataset's: its words are filled into every template as it is loaded.
+    `catalog` holds words of the dataset's catalog (the SQL columns its tool database has:
+    tools/schema.py `prompt_words`), filled in place of the domain's same-named ones.
     """
 
     layout: PromptLayout = "paper"
 
-    def __init__(self, override_dir: Path | None = None, domain: Domain = MOVIES) -> None:
+    def __init__(
+        self,
+        override_dir: Path | None = None,
+        domain: Domain = MOVIES,
+        catalog: Mapping[str, str] | None = None,
+    ) -> None:
         if override_dir is not None and not override_dir.is_dir():
             raise ConfigError(f"prompts_dir {override_dir}: folder not found")
         self._override = override_dir
         self.domain = domain
+        self.catalog = dict(catalog or {})
         self._cache: dict[str, PromptTemplate] = {}
         self._overrides: dict[str, PromptTemplate] = {}
+        self._catalogs: dict[tuple[tuple[str, str], ...], PromptLibrary] = {}
         for path in sorted(override_dir.glob("*.txt")) if override_dir else []:
             text = read_utf8(path, ConfigError, what="prompt file")
-            template = check_override(path, text, domain)
+            template = check_override(path, text, domain, self.catalog)
             self._overrides[template.name] = template
 
     def get(self, name: str) -> PromptTemplate:
@@ -154,6 +167,19 @@ class PromptLibrary:
             return self
         return PromptLibrary(self._override, domain).with_layout(self.layout)
 
+    def for_catalog(self, words: Mapping[str, str]) -> PromptLibrary:
+        """This library with a catalog's words (`catalog` above): itself when it has them
+        already, as a campaign's library does from the start, so the hashes it records name
+        the text its systems were shown; else one library per catalog, kept."""
+        if dict(words) == self.catalog:
+            return self
+        key = tuple(sorted(words.items()))
+        if key not in self._catalogs:
+            made = PromptLibrary(self._override, self.domain, words)
+            self._catalogs[key] = made.with_layout(self.layout)
+        kept = self._catalogs[key]
+        return kept if kept.layout == self.layout else kept.with_layout(self.layout)
+
     def with_layout(self, layout: PromptLayout) -> PromptLibrary:
         """This library, its templates laid out as `layout` (agents/prompt_layout.py)."""
         view = copy.copy(self)  # shallow: the template caches stay shared
@@ -169,4 +195,4 @@ class PromptLibrary:
         text = _package_text(name)  # overrides were all loaded in __init__
         if text is None:
             raise ConfigError(f"prompt '{name}': no template file {name}.txt")
-        return fill_words(text, self.domain.words())
+        return fill_words(text, {**self.domain.words(), **self.catalog})

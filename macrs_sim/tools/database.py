@@ -19,12 +19,19 @@ import sqlite3
 from pathlib import Path
 
 from macrs_sim.data.dataset import DATABASE_FORMAT_VERSION, Dataset
+from macrs_sim.data.domain import Domain
 from macrs_sim.data.movielens.writer import INDEXES, SCHEMA
 from macrs_sim.tools.attribute_columns import catalog_schema, cell
 from macrs_sim.tools.schema import SCHEMA_KEY, CatalogSchema, is_film, sql_name
 
 # Another domain's copy used to be written in the film columns: a new name, not that copy.
-_DOMAIN_LAYOUT = "columns-1"
+DOMAIN_LAYOUT = "columns-1"
+
+
+def layout_tag(domain: Domain) -> str:
+    """What a cache name of a copy of the catalog adds for its layout: films' never
+    changed (their names stay as they were), another domain's names its columns' layout."""
+    return "" if is_film(domain) else f"|{DOMAIN_LAYOUT}"
 
 
 def _json(values: tuple[str, ...]) -> str:
@@ -95,7 +102,7 @@ def tool_database(dataset: Dataset, cache_dir: Path) -> Path:
     """The catalog database of `dataset` under `cache_dir`, written on first use."""
     # The counts too: a campaign's copy counts popularity without its samples' targets.
     key = f"{dataset.fingerprint}|{json.dumps(sorted(dataset.popularity.items()))}"
-    key += "" if is_film(dataset.domain) else f"|{_DOMAIN_LAYOUT}"
+    key += layout_tag(dataset.domain)
     path = cache_dir / f"catalog-{hashlib.sha256(key.encode()).hexdigest()[:16]}.sqlite"
     if path.is_file():
         return path

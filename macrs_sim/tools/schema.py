@@ -21,6 +21,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Literal
 
+from macrs_sim.data.demo_words import catalog_words
 from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.protocol import Record
 
@@ -123,6 +124,17 @@ def domain_schema(domain: Domain, columns: tuple[Column, ...], example: str) -> 
         columns=_fixed("categories", "description", *columns), category_table="item_categories",
         category_column="category", example=example,
     )  # fmt: skip
+
+
+def prompt_words(schema: CatalogSchema) -> dict[str, str]:
+    """The catalog's columns as the tool text names them (interecagent/tools.txt:
+    $info_columns, $condition_example ...), to fill before the domain's words
+    (PromptLibrary.for_catalog). Films: none, their domain's words are their columns."""
+    if schema.film:
+        return {}
+    columns = schema.attribute_columns
+    number = next((c.name for c in columns if c.type == "REAL"), "year")
+    return catalog_words([sql_name(c.name) for c in columns], sql_name(number), schema.example)
 
 
 def read_schema(path: Path) -> CatalogSchema:

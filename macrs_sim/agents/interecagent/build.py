@@ -11,6 +11,7 @@ from pathlib import Path
 
 from autogen_core.models import ChatCompletionClient
 
+from macrs_sim.agents.interecagent.demo_catalog import in_catalog
 from macrs_sim.agents.interecagent.demos import DemoIndex, load_demonstrations
 from macrs_sim.agents.interecagent.executor import BusExecutor, BusSettings
 from macrs_sim.agents.interecagent.memory import ProfileMemory
@@ -22,6 +23,7 @@ from macrs_sim.data.splits import Interactions, campaign_split
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Sample
 from macrs_sim.tools import RankerNeighbours, RankerScorer, ToolCallLog, ToolResources
+from macrs_sim.tools.schema import prompt_words, read_schema
 from macrs_sim.tools.scorer import Neighbours, Scorer
 
 
@@ -71,7 +73,8 @@ def prepare(
     )
     res.warm()
     encoder = res.text.encoder if options.demo_retrieval == "auto" and res.text else None
-    demos = load_demonstrations(options.demonstrations_file)
+    schema = res.schema or read_schema(res.database)
+    demos = in_catalog(load_demonstrations(options.demonstrations_file), schema)
     return InteRecAgentPrepared(res, DemoIndex(demos, encoder))
 
 
@@ -96,7 +99,9 @@ def build(
     settings = BusSettings(options.fetch_k, options.hard_limit, options.soft_fraction)
     memory = ProfileMemory(history)
     executor = BusExecutor(prepared.resources, memory, log=log, settings=settings)
+    # The tool text names the columns of the database the tools read (films: as ever).
+    library = prompts.for_catalog(prompt_words(executor.hard.catalog_schema))
     return InteRecAgent(
-        name, client, InteRecPrompts.load(prompts), executor, prepared.demos, options,
+        name, client, InteRecPrompts.load(library), executor, prepared.demos, options,
         dialogue_id=dialogue_id,
     )  # fmt: skip

@@ -1,7 +1,8 @@
 """Scripted answers for InteRecAgent's roles, so the system runs end to end without a model.
 
 The planner reads the latest user message: genres it names and a decade ("1990s") become the
-hard filter's SQL condition; then rank by preference and fetch. A message with no taste in it
+hard filter's SQL condition, over the category column the prompt's schema names (genres for
+films, categories elsewhere); then rank by preference and fetch. A message with no taste in it
 ("hi", "thanks") gets a plan with no tool (chit-chat). ReAct plays the same plan one step
 per call, then finishes. The critic approves; tests swap in a negative one.
 """
@@ -27,6 +28,8 @@ from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
 # "Genres in the catalog", in the domain's words ("Cuisines in the catalog").
 _GENRES = re.compile(r"^\w+ in the catalog \(hard_filter knows only these\): (.*)$", re.M)
+# The items table's category list column, as the planner's schema text names it.
+_CATEGORY_COLUMN = re.compile(r"^items\(item_id TEXT, title TEXT, year INTEGER, (\S+) TEXT", re.M)
 _LATEST = re.compile(r"^The user's latest message: (.*)$", re.MULTILINE)
 _DECADE = re.compile(r"\b(1[89]\d|20\d)0s\b")
 _SHOWN = re.compile(r"^\d+\. (.+)$", re.MULTILINE)
@@ -42,10 +45,11 @@ def latest_request(req: ScriptedRequest) -> str:
     return found[-1].strip() if found else ""
 
 
-def scripted_condition(request: str, genres: Sequence[str]) -> str:
-    """The SQL condition (what follows WHERE) for the genres and decade the request names."""
+def scripted_condition(request: str, genres: Sequence[str], column: str = "genres") -> str:
+    """The SQL condition (what follows WHERE) for the genres and decade the request names;
+    `column` is the items table's category list."""
     named = [g for g in genres if re.search(rf"\b{re.escape(g)}\b", request, re.IGNORECASE)]
-    parts = ["genres LIKE '%{}%'".format(g.replace("'", "''")) for g in named[:2]]
+    parts = ["{} LIKE '%{}%'".format(column, g.replace("'", "''")) for g in named[:2]]
     decade = _DECADE.search(request)
     if decade:
         start = int(decade.group(1)) * 10
@@ -53,10 +57,12 @@ def scripted_condition(request: str, genres: Sequence[str]) -> str:
     return " AND ".join(parts)
 
 
-def scripted_plan(request: str, genres: Sequence[str], k: int = 3) -> list[PlanStep]:
+def scripted_plan(
+    request: str, genres: Sequence[str], k: int = 3, column: str = "genres"
+) -> list[PlanStep]:
     if _CHAT.match(request.strip()):
         return []
-    condition = scripted_condition(request, genres)
+    condition = scripted_condition(request, genres, column)
     steps = [PlanStep(tool="hard_filter", input={"condition": condition})] if condition else []
     return [*steps, PlanStep(tool="rank_candidates", input={"by": "preference"}),
             PlanStep(tool="fetch_candidates", input={"k": k})]  # fmt: skip
@@ -77,6 +83,17 @@ def prompt_genres(req: ScriptedRequest) -> list[str]:
     return [g.strip() for g in found[0].split(",") if g.strip()] if found else []
 
 
+def prompt_category_column(req: ScriptedRequest) -> str:
+    """The category column the planner prompt's schema names; films' when it names none."""
+    found = _CATEGORY_COLUMN.search(message_text(req.messages[0])) if req.messages else None
+    return found.group(1) if found else "genres"
+
+
+def _plan(req: ScriptedRequest, fetch_k: int) -> list[PlanStep]:
+    return scripted_plan(latest_request(req), prompt_genres(req), fetch_k,
+                         prompt_category_column(req))  # fmt: skip
+
+
 def interecagent_scripted_rules(
     catalog_titles: Sequence[str] = (), fetch_k: int = 3, *, domain: Domain = MOVIES
 ) -> dict[str, Rule]:
@@ -84,10 +101,10 @@ def interecagent_scripted_rules(
     genres, the reply with nothing to show asks in `domain`'s words."""
 
     def planner(req: ScriptedRequest) -> BaseModel:
-        return PlanOutput(plan=scripted_plan(latest_request(req), prompt_genres(req), fetch_k))
+        return PlanOutput(plan=_plan(req, fetch_k))
 
     def react(req: ScriptedRequest) -> BaseModel:
-        plan = scripted_plan(latest_request(req), prompt_genres(req), fetch_k)
+        plan = _plan(req, fetch_k)
         done = len(re.findall(r"^\d+\. ", _user_text(req).split("Steps so far:", 1)[-1], re.M))
         if done >= len(plan):
             return ReactStep(tool="finish", response="Here are my picks for you.")

@@ -6,7 +6,8 @@ it. Here that is a copy of the toolkit's catalog database (tools/database.py) pl
 `user_ratings` table holding every user's visible interactions: the training part of the
 split in use (offline: leave-one-out, every user's last item held out; campaign: the
 campaign split, each sample's target and what follows it held out), so no query can reach
-a target. Written once per (dataset, histories), named by their digest; whole or absent.
+a target. Written once per (dataset, histories, the catalog copy's layout), named by their
+digest; whole or absent.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from pathlib import Path
 from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.splits import Interactions, campaign_split, leave_one_out
 from macrs_sim.protocol import Sample
-from macrs_sim.tools.database import tool_database
+from macrs_sim.tools.database import layout_tag, tool_database
 from macrs_sim.tools.schema import read_schema
 from macrs_sim.tools.sql import TABLES
 
@@ -46,6 +47,8 @@ def database_info(database: Path) -> str:
 
 def histories_digest(dataset: Dataset, histories: Mapping[str, History]) -> str:
     h = hashlib.sha256(dataset.fingerprint.encode() + b"\n")
+    # The copied catalog's layout: another domain's memory once held the film columns.
+    h.update(layout_tag(dataset.domain).encode())
     # The items table carries popularity, which a campaign counts without its targets.
     h.update(json.dumps(sorted(dataset.popularity.items())).encode() + b"\n")
     for user in sorted(histories):

@@ -42,7 +42,7 @@ def attribute_retriever(
     stage 1 is the very checkpoint the base ranker uses (trained once).
     """
     if options.retriever == "ranker":
-        return RankerAttributeRetriever(base, dataset.catalog)
+        return RankerAttributeRetriever(base, dataset.catalog, domain=dataset.domain)
     from macrs_sim.rankers.attribute import load_or_train_attribute_retriever
     from macrs_sim.rankers.torch.toolrec import ToolRecParams
 

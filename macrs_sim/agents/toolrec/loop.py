@@ -90,6 +90,7 @@ class SurrogateUserLoop:
     ) -> None:
         self.client = client
         self.prompts = prompts
+        self.domain = prompts.domain
         self.retriever = retriever
         self.catalog = catalog
         self.settings = settings
@@ -101,17 +102,17 @@ class SurrogateUserLoop:
     async def run(self, history: Sequence[str], evidence: str) -> LoopResult:
         s = self.settings
         memory = ToolMemory(self.catalog, history)
-        history_text = pb.render_history_items(self.catalog, history, s.history_items)
+        history_text = pb.render_history_items(self.catalog, history, s.history_items, self.domain)
         scene = pb.Scene(self.retriever.attributes, history_text, evidence, s.max_k, s.max_rounds)
         steps: list[str] = []
         rounds: list[RoundRecord] = []
         calls = 0
         stop: Stop = "round_limit"
         for number in range(1, s.max_rounds + 1):
+            listed = pb.render_candidates(self.catalog, memory.marks(), self.domain)
             msgs = pb.simulation_messages(
-                self.prompts, scene, steps, pb.render_candidates(self.catalog, memory.marks()),
-                len(memory.current), s.max_rounds - number + 1,
-            )  # fmt: skip
+                self.prompts, scene, steps, listed, len(memory.current), s.max_rounds - number + 1
+            )
             calls += 1
             try:
                 with calling(self.context(ROLE_SIMULATE)):
@@ -164,7 +165,7 @@ class SurrogateUserLoop:
                 return rec, pb.observation_failed(self.prompts, str(err))
             checked = memory.check([i for i in found if i not in memory.current][: action.k])
             memory.add_retrieved(number, action.render(), checked.valid)
-            text = pb.render_items(self.catalog, checked.valid)
+            text = pb.render_items(self.catalog, checked.valid, self.domain)
             record_call(self.log, "retrieve", given, text, time.perf_counter() - start)
         obs = pb.observation_retrieved(self.prompts, action.attribute, len(checked.valid), text)
         rec = _record(number, step, memory, **fields, items=checked.valid, invalid=checked.invalid)
@@ -190,7 +191,7 @@ class SurrogateUserLoop:
         with calling(self.context(ROLE_RANK)):
             result = await self.ranker.rank(memory, history_text, action.attribute, action.k)
             memory.set_ranked(number, action.render(), result.items)
-            text = pb.render_items(self.catalog, result.items)
+            text = pb.render_items(self.catalog, result.items, self.domain)
             record_call(self.log, "rank", given, text, time.perf_counter() - start, result.error)
         obs = pb.observation_ranked(self.prompts, action.attribute, len(result.items), text)
         rec = _record(

@@ -69,7 +69,7 @@ class PlanFirstLoop(SurrogateUserLoop):
     async def run(self, history: Sequence[str], evidence: str) -> LoopResult:
         s = self.settings
         memory = ToolMemory(self.catalog, history)
-        history_text = pb.render_history_items(self.catalog, history, s.history_items)
+        history_text = pb.render_history_items(self.catalog, history, s.history_items, self.domain)
         scene = pb.Scene(self.retriever.attributes, history_text, evidence, s.max_k, s.max_rounds)
         msgs = plan_messages(self.plan_template, scene, self.top)
         try:

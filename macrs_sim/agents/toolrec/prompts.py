@@ -9,6 +9,8 @@ from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 
 from macrs_sim.agents.rendering import NONE
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.domain import MOVIES, Domain
+from macrs_sim.data.domain_words import plural_of
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
 
 
@@ -16,10 +18,13 @@ from macrs_sim.prompts import PromptLibrary, PromptTemplate
 class ToolRecPrompts:
     simulation: PromptTemplate
     rank: PromptTemplate
+    # The dataset's: item lines show its attributes (films: genres and director).
+    domain: Domain = MOVIES
 
     @classmethod
     def load(cls, library: PromptLibrary) -> ToolRecPrompts:
-        return cls(library.get("toolrec/simulation"), library.get("toolrec/rank"))
+        get = library.get
+        return cls(get("toolrec/simulation"), get("toolrec/rank"), library.domain)
 
 
 @dataclass(frozen=True)
@@ -33,34 +38,44 @@ class Scene:
     max_rounds: int
 
 
-def render_item(catalog: Catalog, item_id: str) -> str:
-    """'m004: Dracula (1931) | Horror | dir. Tod Browning' (fields the catalog has)."""
+def render_item(catalog: Catalog, item_id: str, domain: Domain = MOVIES) -> str:
+    """'m004: Dracula (1931) | Horror | dir. Tod Browning' (fields the catalog has); another
+    domain's item with the attributes its users name: 'p1: Gel | Skin Care | brand: Olay'."""
     item = catalog[item_id]
     parts = [f"{item_id}: {item.display_title}"]
     if item.genres:
         parts.append(", ".join(item.genres))
-    if item.director:
+    if domain.name != MOVIES.name:
+        for hint in (h for h in domain.hints if h.name != "categories"):
+            if values := item.attribute(hint.name):
+                label = plural_of(hint.label) if len(values) > 1 else hint.label
+                parts.append(f"{label}: {', '.join(values)}")
+    elif item.director:
         parts.append(f"dir. {item.director}")
     return " | ".join(parts)
 
 
-def render_items(catalog: Catalog, items: Sequence[str]) -> str:
+def render_items(catalog: Catalog, items: Sequence[str], domain: Domain = MOVIES) -> str:
     if not items:
         return NONE
-    return "\n".join(f"{n}. {render_item(catalog, i)}" for n, i in enumerate(items, 1))
+    return "\n".join(f"{n}. {render_item(catalog, i, domain)}" for n, i in enumerate(items, 1))
 
 
-def render_history_items(catalog: Catalog, history: Sequence[str], last: int) -> str:
+def render_history_items(
+    catalog: Catalog, history: Sequence[str], last: int, domain: Domain = MOVIES
+) -> str:
     """The last `last` history items that are in the catalog, oldest first."""
     known = [i for i in history if i in catalog][-last:] if last > 0 else []
-    return "\n".join(f"- {render_item(catalog, i)}" for i in known) if known else NONE
+    return "\n".join(f"- {render_item(catalog, i, domain)}" for i in known) if known else NONE
 
 
-def render_candidates(catalog: Catalog, marks: Mapping[str, Sequence[str]]) -> str:
+def render_candidates(
+    catalog: Catalog, marks: Mapping[str, Sequence[str]], domain: Domain = MOVIES
+) -> str:
     """The current list in order, each with its tool marks (the memory's annotations)."""
     if not marks:
         return NONE
-    lines = [f"{n}. {render_item(catalog, i)} [{', '.join(m)}]"
+    lines = [f"{n}. {render_item(catalog, i, domain)} [{', '.join(m)}]"
              for n, (i, m) in enumerate(marks.items(), 1)]  # fmt: skip
     return "\n".join(lines)
 

@@ -53,7 +53,7 @@ class LLMRankTool:
     ) -> RankResult:
         """`opening`: the first messages when not the attribute instruction (the ablations)."""
         candidates = list(memory.current)
-        text = pb.render_items(memory.catalog, candidates)
+        text = pb.render_items(memory.catalog, candidates, self.prompts.domain)
         convo: list[LLMMessage] = list(opening) or pb.rank_messages(
             self.prompts, history, text, attribute, k
         )

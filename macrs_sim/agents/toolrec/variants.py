@@ -97,7 +97,7 @@ class CandidateRankLoop:
             found = self._fetch(memory.sequence, attribute, size + len(memory.current))
             checked = memory.check([i for i in found if i not in memory.current][:size])
             memory.add_retrieved(number, mark, checked.valid)
-            text = pb.render_items(self.prepared.catalog, checked.valid)
+            text = pb.render_items(self.prepared.catalog, checked.valid, self.prompts.domain)
             given = {"attribute": attribute, "k": size}
             record_call(self.log, "retrieve", given, text, time.perf_counter() - start)
         rec = RoundRecord(round=number, action=mark, tool="retrieve", attribute=attribute, k=size,
@@ -117,7 +117,9 @@ class CandidateRankLoop:
     async def run(self, history: Sequence[str], evidence: str) -> LoopResult:
         memory = ToolMemory(self.prepared.catalog, history)
         rounds, blocks = self._gather(memory)
-        text = pb.render_history_items(self.prepared.catalog, history, self.history_items)
+        text = pb.render_history_items(
+            self.prepared.catalog, history, self.history_items, self.prompts.domain
+        )
         k = min(self.top, len(memory.current))
         if k == 0:
             return LoopResult(rounds=tuple(rounds), sets=tuple(memory.sets), final=(),

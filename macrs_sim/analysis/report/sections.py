@@ -17,6 +17,7 @@ from macrs_sim.analysis.report.transcript import pick_case_ids, render_transcrip
 from macrs_sim.analysis.report.validity import render_validity_markdown, validity_frame
 from macrs_sim.analysis.runs.access import RunAccess, merged_access, run_access
 from macrs_sim.analysis.runs.combine import Comparison
+from macrs_sim.analysis.runs.domain import shared_domain
 from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError, MacrsSimError
@@ -138,7 +139,7 @@ def validity_section(cmp: Comparison, out: Path, catalog_for: CatalogFor | None)
     order = cmp.system_names
     stats.sort(key=lambda v: order.index(v.system) if v.system in order else len(order))
     write_csv_atomic(validity_frame(stats), out / "validity.csv")
-    return render_validity_markdown(stats)
+    return render_validity_markdown(stats, shared_domain([run.domain for run in cmp.runs]))
 
 
 def case_study_section(

@@ -24,6 +24,7 @@ from macrs_sim.analysis.report.behaviour import (
     summed,
     warnings,
 )
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.textsafe import markdown_cell
 
 NONE_MARK = "—"  # a rate with a zero denominator
@@ -40,7 +41,7 @@ _HEADERS = [
 ]
 _QUANTILE_HEADERS = ["Min", "25%", "Median", "75%", "Max"]
 
-DEFINITIONS = (
+_DEFINITIONS = (
     "*Leak before*: user turns after the opening whose first generation named the target "
     "(the guard then regenerated or redacted it). *Leak after*: user turns, other than ones "
     "accepting a recommendation of the target, whose kept text still names the target's "
@@ -52,11 +53,29 @@ DEFINITIONS = (
     "target. *Ungrounded share*: recommended titles (turn items and final lists) that matched "
     "no catalog item; *grounding methods* counts those titles by how they matched: exact, "
     "normalized (same words and numbers, a title part or a known alias), fuzzy (spelling "
-    "repaired), ambiguous (several films share the title and no year decides: the one with "
-    "the most interactions). Fuzzy and ambiguous acceptances are listed one by one. Fuzzy "
-    "score quantiles use linear interpolation (numpy's default). Dialogues that ended in an "
-    f"error count for the turns they hold; {NONE_MARK} marks a rate with nothing to count."
+    "repaired), ambiguous ({ambiguous}). Fuzzy and ambiguous acceptances are listed one by "
+    "one. Fuzzy score quantiles use linear interpolation (numpy's default). Dialogues that "
+    "ended in an error count for the turns they hold; {none} marks a rate with nothing to "
+    "count."
 )
+
+
+def ambiguous_meaning(domain: Domain) -> str:
+    """What an ambiguous match is under the domain's grounding (data/domain.py)."""
+    if domain.grounding.matcher == "names":
+        return (
+            f"the name fits several {domain.plural} and nothing said tells them apart: none is "
+            "taken"
+        )
+    return (
+        f"several {domain.synonym_plural} share the title and no year decides: the one with "
+        "the most interactions"
+    )
+
+
+def definitions(domain: Domain = MOVIES) -> str:
+    """The section's definitions in the words of the run's domain (films: as ever)."""
+    return _DEFINITIONS.format(ambiguous=ambiguous_meaning(domain), none=NONE_MARK)
 
 
 def validity_frame(stats: Sequence[ValidityStats]) -> pd.DataFrame:
@@ -165,8 +184,9 @@ def behaviour_warnings(stats: Sequence[ValidityStats]) -> list[str]:
     return warnings(per_system, overall or summed(list(per_system.values())))
 
 
-def render_validity_markdown(stats: Sequence[ValidityStats]) -> str:
-    """A '## Simulator validity' section: warnings, summary table, details, definitions."""
+def render_validity_markdown(stats: Sequence[ValidityStats], domain: Domain = MOVIES) -> str:
+    """A '## Simulator validity' section: warnings, summary table, details, definitions
+    (in `domain`'s words: the runs')."""
     lines = ["## Simulator validity", ""]
     if found := behaviour_warnings(stats):
         lines += [*(f"**{w}**" for w in found), ""]
@@ -180,5 +200,5 @@ def render_validity_markdown(stats: Sequence[ValidityStats]) -> str:
     lines += ["", "Answers by the slot asked about (answered/asked):", ""]
     lines += markdown_table(["System", *SLOTS], [_slot_cells(s) for s in stats])
     lines += behaviour_tables([(s.system, s.behaviour) for s in stats])
-    lines += ["", f"{DEFINITIONS} {BEHAVIOUR_DEFINITIONS}"]
+    lines += ["", f"{definitions(domain)} {BEHAVIOUR_DEFINITIONS}"]
     return "\n".join(lines) + "\n"

@@ -26,7 +26,9 @@ import pandas as pd
 from macrs_sim.agents.registry import variant_label
 from macrs_sim.analysis.runs.access import run_access
 from macrs_sim.analysis.runs.dialogue_pass import HIT_KS, LoadPass, hit_rank
+from macrs_sim.analysis.runs.domain import run_domain
 from macrs_sim.analysis.runs.frames import act_turns_frame, calls_frame, samples_frame
+from macrs_sim.data.domain import Domain
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
@@ -93,6 +95,11 @@ class RunData:
 
     def __repr__(self) -> str:
         return f"RunData(path={str(self.path)!r}, name={self.name!r}, finished={self.finished})"
+
+    @property
+    def domain(self) -> Domain:
+        """What the run's items are (films for a run that never said)."""
+        return run_domain(self.meta)
 
     @cached_property
     def act_turns(self) -> pd.DataFrame:

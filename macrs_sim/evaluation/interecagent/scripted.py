@@ -22,6 +22,7 @@ from macrs_sim.agents.interecagent.schemas import PlanOutput, PlanStep, ProfileU
 from macrs_sim.agents.interecagent.scripted import (
     interecagent_scripted_rules,
     latest_request,
+    prompt_category_column,
     prompt_genres,
     scripted_plan,
 )
@@ -105,7 +106,7 @@ def one_turn_planner(fetch_k: int, instruction: str) -> Rule:
                 PlanStep(tool="rank_candidates", input={"by": "preference"}),
                 PlanStep(tool="fetch_candidates", input={"k": len(items)}),
             ])  # fmt: skip
-        plan = scripted_plan(request, prompt_genres(req), fetch_k)
+        plan = scripted_plan(request, prompt_genres(req), fetch_k, prompt_category_column(req))
         return PlanOutput(profile=profile, plan=plan)
 
     return planner
