@@ -47,11 +47,15 @@ _FILM_ATTRIBUTES = ("director", "cast")
 
 
 def _attribute_values(value: object) -> tuple[str, ...]:
+    """An attribute's values: a text, a number (a price: its text) or a list of them."""
     if value is None:
         return ()
-    if isinstance(value, str):
-        return (value,) if value else ()
-    return tuple(str(v) for v in value if v is not None and v != "")  # type: ignore[attr-defined]
+    if isinstance(value, str | int | float) and not isinstance(value, bool):
+        text = str(value)
+        return (text,) if text else ()
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"attribute values must be text, a number or a list, not {value!r:.60}")
+    return tuple(str(v) for v in value if v is not None and v != "")
 
 
 class Item(Record):
@@ -85,7 +89,9 @@ class Item(Record):
             data["categories"] = data.pop("genres")
         if "overview" in data and "description" not in data:
             data["description"] = data.pop("overview")
-        attributes = data.get("attributes", ())
+        attributes = data.get("attributes") or ()
+        if not isinstance(attributes, dict | list | tuple):
+            raise ValueError("attributes must map names to values")
         named = dict(attributes.items() if isinstance(attributes, dict) else attributes)
         for name in _FILM_ATTRIBUTES:  # given by name: they replace the mapping's values
             if name in data:

@@ -42,11 +42,11 @@ class Dataset:
     n_users: int
     n_interactions: int
     _prefixes: Callable[[int], dict[str, list[str]]]
-    # The items' domain (their noun, the attributes people name); films unless a prepared
-    # database of another kind says otherwise.
-    domain: Domain = MOVIES
     # Every user's whole sequence; None for a dataset made by hand with prefixes only.
     _sequences: Callable[[], dict[str, list[str]]] | None = None
+    # The items' domain (their noun, the attributes people name); films unless a prepared
+    # database of another kind says otherwise. Last, so positional callers are unchanged.
+    domain: Domain = MOVIES
 
     def prefixes(self, length: int) -> dict[str, list[str]]:
         """First `length` items of each user who has that many, in time order (ties: file order)."""

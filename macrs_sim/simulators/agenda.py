@@ -64,7 +64,7 @@ class AgendaUserSimulator:
         target = catalog[sample.target_id]
         self.people = profile_people(sample.target_profile)
         # Title and unnamed people: templates never name them, this is the safety net.
-        self._guards = agenda_guards(target, self.people)
+        self._guards = agenda_guards(target, self.people, domain)
         keywords = profile_keywords(sample.target_profile)
         nouns = (domain.noun, domain.plural)
         self.attributes = agenda_attributes(target, keywords, self._guards, nouns)

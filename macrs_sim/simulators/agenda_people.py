@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.protocol import Item
 from macrs_sim.simulators.agenda_rules import REJECT_ACTOR, REJECT_DIRECTOR, Fact, FactKind
 from macrs_sim.simulators.leak_guard import LeakGuard
@@ -61,11 +62,11 @@ def profile_keywords(profile: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def agenda_guards(item: Item, people: Sequence[Fact]) -> list[LeakGuard]:
+def agenda_guards(item: Item, people: Sequence[Fact], domain: Domain = MOVIES) -> list[LeakGuard]:
     """The title guard, plus one per catalog person the profile does not name."""
     stated = {f.value.lower() for f in people}
     unnamed = [p for p in (*directors(item), *item.cast) if p.strip().lower() not in stated]
-    return [title_guard(item), *(LeakGuard(p) for p in unnamed)]
+    return [title_guard(item, domain), *(LeakGuard(p) for p in unnamed)]
 
 
 def asked_people(text: str) -> list[FactKind]:

@@ -25,10 +25,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.data.grounding import normalize_title
 from macrs_sim.protocol import Item
-
-REDACTION = "that movie"  # films'; `LeakGuard(..., noun=)` names another domain's item
 
 _SEP = r"[^a-z0-9]+"
 _QUOTES = "\"'“”‘’*_"
@@ -99,6 +98,8 @@ _AMOUNT = re.compile(
     re.IGNORECASE,
 )
 _MIN_PRODUCT_WORDS = 4
+# A shorter form must still be a name, not everyday words: "Soft Cream" is both.
+_MIN_FORM_WORDS = 3
 
 
 def distinctive_forms(title: str, brands: tuple[str, ...] = ()) -> list[str]:
@@ -113,7 +114,7 @@ def distinctive_forms(title: str, brands: tuple[str, ...] = ()) -> list[str]:
     for brand in brands:
         if head.lower().startswith(brand.lower() + " "):
             forms.append(head[len(brand) :].strip())
-    return [f for f in dict.fromkeys(forms) if len(f.split()) >= 2 and f != title]
+    return [f for f in dict.fromkeys(forms) if len(f.split()) >= _MIN_FORM_WORDS and f != title]
 
 
 class LeakGuard:
@@ -126,12 +127,15 @@ class LeakGuard:
         self._patterns = [p for p in map(name_pattern, names) if p is not None]
 
     @classmethod
-    def for_item(cls, item: Item, noun: str = "movie") -> LeakGuard:
-        """The item's title, its alternative titles and a product name's distinctive forms;
-        a redaction says "that <noun>"."""
-        brands = item.attribute("brand")
-        short = [f for t in (item.title, *item.aka) for f in distinctive_forms(t, brands)]
-        guard = cls(item.title, *item.aka, *short, noun=noun)
+    def for_item(cls, item: Item, domain: Domain = MOVIES) -> LeakGuard:
+        """The item's title and alternative titles, plus, where the domain names its items
+        by long names (products, businesses), their distinctive forms; a redaction says
+        "that <the domain's noun>"."""
+        short: list[str] = []
+        if domain.grounding.matcher == "names":
+            brands = item.attribute("brand")
+            short = [f for t in (item.title, *item.aka) for f in distinctive_forms(t, brands)]
+        guard = cls(item.title, *item.aka, *short, noun=domain.noun)
         guard.title = item.title.strip()
         return guard
 

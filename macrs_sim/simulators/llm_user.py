@@ -39,7 +39,7 @@ class LLMUserSimulator:
         self._client = client
         self._template = prompts.get(instruction)
         self._system_prompt = simulator_system_prompt(prompts, catalog, sample, instruction)
-        self._guard = title_guard(catalog[sample.target_id])
+        self._guard = title_guard(catalog[sample.target_id], prompts.domain)
         self._ctx = {"dialogue_id": dialogue_id, "system": system_name}
         self._max_leak_retries = max_leak_retries
         self._history: list[Utterance] = []

@@ -17,6 +17,7 @@ from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage,
 from pydantic import BaseModel
 
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_json
 from macrs_sim.prompts import PromptLibrary
@@ -49,10 +50,10 @@ def directors(item: Item) -> list[str]:
     return [p.strip() for p in re.split(r"&|,| and ", item.director or "") if p.strip()]
 
 
-def title_guard(item: Item) -> LeakGuard:
+def title_guard(item: Item, domain: Domain = MOVIES) -> LeakGuard:
     """The target's title and its alternative titles (a product's distinctive forms too): what
     no profile or user text may name."""
-    return LeakGuard.for_item(item)
+    return LeakGuard.for_item(item, domain)
 
 
 def target_guards(item: Item, *, people: bool = True) -> list[LeakGuard]:
@@ -155,7 +156,7 @@ async def build_opening(
         return await generate_guarded(
             client,
             msgs,
-            title_guard(catalog[sample.target_id]),
+            title_guard(catalog[sample.target_id], prompts.domain),
             retry_note=prompts.get(template).render("leak_retry"),
             max_retries=max_leak_retries,
         )

@@ -23,6 +23,7 @@ from macrs_sim.tools.schema import (
     Column,
     domain_schema,
     is_film,
+    sql_name,
 )
 
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
@@ -92,9 +93,9 @@ def example(columns: Sequence[Column], domain: Domain, items: Iterable[Item]) ->
     text = next((c for c in ordered if c.type == "TEXT" and not c.json_list), None)
     if text is not None:
         common = Counter(v for i in catalog for v in i.attribute(text.attribute or ""))
-        parts.append(f"{text.name} = {_quoted(common.most_common(1)[0][0])}")
+        parts.append(f"{sql_name(text.name)} = {_quoted(common.most_common(1)[0][0])}")
     number = next((c for c in ordered if c.type == "REAL"), None)
     if number is not None:
         numbers = [float(v) for i in catalog for v in i.attribute(number.attribute or "")]
-        parts.append(f"{number.name} < {max(1, round(median(numbers)))}")
+        parts.append(f"{sql_name(number.name)} < {max(1, round(median(numbers)))}")
     return " AND ".join(parts) or "year > 2000"

@@ -21,8 +21,11 @@ from contextlib import closing
 from pathlib import Path
 from typing import Literal
 
+from pydantic import Field, ValidationError
+
 from macrs_sim.data.demo_words import catalog_words
 from macrs_sim.data.domain import MOVIES, Domain
+from macrs_sim.errors import DataError
 from macrs_sim.protocol import Record
 
 SCHEMA_KEY = "catalog_schema"
@@ -45,8 +48,12 @@ def sql_name(name: str) -> str:
     return name
 
 
+# Names from a database's meta go into SQL text: only plain identifiers are accepted.
+_IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_]*$"
+
+
 class Column(Record):
-    name: str
+    name: str = Field(pattern=_IDENTIFIER)
     type: Literal["TEXT", "INTEGER", "REAL"]
     json_list: bool = False
     # The item attribute it holds; None for the columns every catalog has.
@@ -62,8 +69,8 @@ class CatalogSchema(Record):
     noun: str  # what an item is called: "movie", "product"
     category_label: str  # what a category is called: "genre", "cuisine"
     columns: tuple[Column, ...]  # of the items table, in order
-    category_table: str  # item_genres (films) or item_categories
-    category_column: str  # genre (films) or category
+    category_table: str = Field(pattern=_IDENTIFIER)  # item_genres (films), item_categories
+    category_column: str = Field(pattern=_IDENTIFIER)  # genre (films) or category
     # A condition over items that names real columns (the hard filter's example).
     example: str
 
@@ -157,4 +164,12 @@ def _read(path: str, mtime_ns: int, size: int) -> CatalogSchema:
             row = conn.execute("SELECT value FROM meta WHERE key = ?", (SCHEMA_KEY,)).fetchone()
     except sqlite3.Error:
         return FILM_SCHEMA
-    return FILM_SCHEMA if row is None else CatalogSchema.model_validate_json(row[0])
+    if row is None:
+        return FILM_SCHEMA
+    try:
+        return CatalogSchema.model_validate_json(row[0])
+    except ValidationError:
+        raise DataError(
+            f"{path}: its catalog schema is not valid (names must be plain "
+            "identifiers); expected a catalog database macrs-sim wrote"
+        ) from None

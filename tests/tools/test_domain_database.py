@@ -4,15 +4,19 @@ films keep the prepared MovieLens schema. Values worked out by hand (tests/tools
 from __future__ import annotations
 
 import dataclasses
+import json
 import sqlite3
 from pathlib import Path
+
+import pytest
 
 from macrs_sim.config import DataConfig
 from macrs_sim.data.dataset import demo_dataset
 from macrs_sim.data.domain import MOVIES
 from macrs_sim.data.movielens.writer import SCHEMA
+from macrs_sim.errors import DataError
 from macrs_sim.tools.database import tool_database
-from macrs_sim.tools.schema import FILM_SCHEMA, read_schema
+from macrs_sim.tools.schema import FILM_SCHEMA, SCHEMA_KEY, read_schema
 from macrs_sim.tools.sql import TABLES, SqlQueryTool
 from tests.tools.shops import products, restaurants
 
@@ -114,3 +118,15 @@ def test_a_non_film_copy_is_named_apart_from_a_film_one(tmp_path: Path) -> None:
     as_films = dataclasses.replace(shop, domain=MOVIES)
     assert tool_database(shop, tmp_path) != tool_database(as_films, tmp_path)
     assert read_schema(tool_database(as_films, tmp_path)) == FILM_SCHEMA
+
+
+def test_a_schema_naming_no_plain_identifier_is_refused(tmp_path: Path) -> None:
+    """Names from a database's meta go into SQL text: a hostile one is one line."""
+    bad = FILM_SCHEMA.model_dump(mode="json") | {"category_table": "x; DROP TABLE items"}
+    path = tmp_path / "c.sqlite"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE meta (key TEXT, value TEXT)")
+        db.execute("INSERT INTO meta VALUES (?, ?)", (SCHEMA_KEY, json.dumps(bad)))
+    db.close()
+    with pytest.raises(DataError, match="catalog schema is not valid"):
+        read_schema(path)

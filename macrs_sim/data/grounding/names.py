@@ -104,10 +104,12 @@ class NameGrounder:
             return self._one(shown, exact, "exact", 1.0)
         repaired = tuple(self._respelled(w) for w in words)
         method: Method = "fuzzy" if repaired != words else "normalized"
-        fits = [n for n in self._containing(set(repaired)) if self._names(set(repaired), n)]
-        if not fits:
+        holding = self._containing(set(repaired))
+        if not any(self._names(set(repaired), n) for n in holding):
             return ItemRef(title=shown)
-        return self._one(shown, fits, method, 1.0)
+        # Every item that holds each word said fits it, named enough or not: "Dove shampoo"
+        # fits "Shampoo" (by Dove) and "Dove Men+Care Shampoo, 12 oz" alike.
+        return self._one(shown, sorted(holding), method, 1.0)
 
     def _respelled(self, word: str) -> str:
         """A word no name has, respelled as the one known word it is a slip of (one edit, a

@@ -18,7 +18,10 @@ from macrs_sim.errors import DataError
 T = TypeVar("T")
 
 # Reader faults that no check above them foresaw; they still end in one line, not a traceback.
-UNFORESEEN = (ValueError, KeyError, IndexError, TypeError, OverflowError, csv.Error)
+# RecursionError: a line nested thousands deep (json.loads and ast.literal_eval give up).
+UNFORESEEN = (
+    ValueError, KeyError, IndexError, TypeError, OverflowError, RecursionError, csv.Error,
+)  # fmt: skip
 
 
 def check_out(out: Path, overwrite: bool) -> None:

@@ -29,11 +29,6 @@ class SourceLine:
         return f"{self.label}:{self.number}"
 
 
-def is_gzip(path: Path) -> bool:
-    with path.open("rb") as f:
-        return f.read(2) == _GZIP_MAGIC
-
-
 def _binary(path: Path) -> io.BufferedIOBase:
     raw = path.open("rb")
     if raw.read(2) == _GZIP_MAGIC:

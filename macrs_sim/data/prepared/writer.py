@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item
 
 DATABASE_FORMAT = "2"
@@ -142,6 +143,11 @@ class DatabaseWriter:
         dropped), index, commit, close. Returns (users, items, interactions)."""
         conn = self._conn
         outside = k_core(conn, core) if core > 1 else 0
+        if outside and conn.execute("SELECT 1 FROM interactions LIMIT 1").fetchone() is None:
+            raise DataError(
+                f"--core {core}: no user and item has {core} or more interactions together; "
+                "expected a smaller N"
+            )
         conn.execute(
             "CREATE TEMP TABLE item_counts AS "
             "SELECT item_id, COUNT(*) AS n FROM interactions GROUP BY item_id"

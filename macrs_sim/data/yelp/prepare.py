@@ -11,8 +11,9 @@ What the seed papers did with Yelp (shared/seeds):
 - ToolRec (Yelp2018: "the 2018 edition of the Yelp Challenge"): 10-core users and items;
   categories, city and stars as attributes; interactions ordered by timestamp. A star
   threshold (which reviews count as positives): not stated in the paper; a setup that
-  wants only >= 4 stars as positives passes `--min-stars 4`. This loader applies no k-core
-  filter (the sample rules' history length and minimum choose users instead).
+  wants only >= 4 stars as positives passes `--min-stars 4`. By default this loader applies no
+  k-core filter (the sample rules' history length and minimum choose users); `--core 10`
+  gives ToolRec's.
 - RecMind (Yelp, "following P5", Geng et al., 2022): rating prediction (RMSE, MAE) and
   direct and sequential recommendation; rating prediction needs every star, so all
   reviews. Any other filtering: not stated.

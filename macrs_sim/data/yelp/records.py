@@ -27,7 +27,7 @@ def show(value: object) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
 
 
-def _ends_early(err: ValueError) -> bool:
+def _ends_early(err: ValueError | RecursionError) -> bool:
     """Whether the text stopped before its record did (cut), rather than being wrong."""
     if not isinstance(err, json.JSONDecodeError):
         return False
@@ -91,7 +91,7 @@ class JsonLines:
     def _record(self, line: SourceLine, *, last: bool) -> Record | None:
         try:
             value = json.loads(line.text)
-        except ValueError as err:  # JSONDecodeError, or a number too long to convert
+        except (ValueError, RecursionError) as err:  # bad JSON, a huge number, deep nesting
             self.policy.reject(line, self._unreadable(err, last))
             return None
         if not isinstance(value, dict):
@@ -104,7 +104,7 @@ class JsonLines:
     def malformed(self) -> str:
         return f"malformed lines of the {self.word} file"
 
-    def _unreadable(self, err: ValueError, last: bool) -> BadRow:
+    def _unreadable(self, err: ValueError | RecursionError, last: bool) -> BadRow:
         if last and _ends_early(err):
             return BadRow(
                 f"truncated last lines of the {self.word} file",

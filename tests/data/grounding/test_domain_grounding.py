@@ -13,6 +13,7 @@ from macrs_sim.data.domain import BUSINESSES, GAMES, MOVIES, PRODUCTS
 from macrs_sim.data.grounding import Grounder, ItemGrounder, NameGrounder, grounder_for
 from macrs_sim.data.grounding.evaluate import Case, domain_catalogs, evaluate, load_cases
 from macrs_sim.data.grounding.names import name_words
+from macrs_sim.protocol import Item
 
 HERE = Path(__file__).parent / "domains"
 
@@ -73,3 +74,25 @@ def test_name_words() -> None:
     assert name_words("Burt's Bees Gel-Cream 1.70oz, in the 12pack size") == (
         "burt", "bees", "gel", "cream", "1.7", "oz", "12", "pack",
     )  # fmt: skip
+
+
+def test_an_item_holding_every_word_said_makes_it_ambiguous_even_if_less_named() -> None:
+    """ "Dove shampoo" names the one-word "Shampoo" (by Dove) well enough, but every word of
+    it is in "Dove Men+Care Shampoo, 12 oz" too: two items fit, none is taken."""
+    catalog = Catalog(
+        [
+            Item.model_validate(
+                {"item_id": "a", "title": "Shampoo", "attributes": {"brand": "Dove"}}
+            ),
+            Item.model_validate(
+                {
+                    "item_id": "b",
+                    "title": "Dove Men+Care Shampoo, 12 oz",
+                    "attributes": {"brand": "Dove"},
+                }
+            ),
+        ]
+    )
+    grounder = grounder_for(catalog, PRODUCTS)
+    assert grounder.ground("Dove shampoo").method == "ambiguous"
+    assert grounder.ground("Dove Men+Care shampoo").item_id == "b"
