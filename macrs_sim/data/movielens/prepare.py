@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import csv
-import os
-import secrets
-import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,10 +9,8 @@ from pathlib import Path
 from macrs_sim.data.movielens.build import build_database
 from macrs_sim.data.movielens.layout import locate_release
 from macrs_sim.data.movielens.records import Dropped, PrepareOptions
+from macrs_sim.data.prepared.atomic import check_out, write_atomically
 from macrs_sim.errors import DataError
-
-# Reader faults that no check above them foresaw; they still end in one line, not a traceback.
-_UNFORESEEN = (ValueError, KeyError, IndexError, TypeError, OverflowError, csv.Error)
 
 
 @dataclass(frozen=True)
@@ -32,36 +25,6 @@ class PrepareSummary:
     unmatched_metadata: int
     wall_s: float
     dropped: Dropped
-
-
-def _check_out(out: Path, overwrite: bool) -> None:
-    if out.is_dir():
-        raise DataError(f"{out}: is a folder; expected the path of the database file to write")
-    if out.exists() and not overwrite:
-        raise DataError(f"{out}: already exists; expected a new path (or allow overwriting)")
-
-
-def _remove(tmp: Path) -> None:
-    for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):
-        with contextlib.suppress(FileNotFoundError):
-            leftover.unlink()
-
-
-def _temp_beside(out: Path) -> Path:
-    """A new empty file beside ``out``, mode 0666 less the umask like any file the user makes.
-
-    (``tempfile.mkstemp`` would make it 0600, and the rename would keep that.)
-    """
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        for _ in range(100):
-            tmp = out.parent / f".{out.name}.{secrets.token_hex(4)}.tmp"
-            with contextlib.suppress(FileExistsError):
-                os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-                return tmp
-        raise FileExistsError(f"no free temporary name beside {out.name}")
-    except OSError as err:
-        raise DataError(f"{out}: cannot write there ({err}); expected a writable folder") from None
 
 
 def _check_options(options: PrepareOptions) -> None:
@@ -89,25 +52,15 @@ def prepare_movielens(
     options = PrepareOptions(Path(metadata) if metadata else None, strict, min_tag_users)
     _check_options(options)
     source, out = Path(source), Path(out)
-    _check_out(out, overwrite)
+    check_out(out, overwrite)
     release = locate_release(source)
-    tmp = _temp_beside(out)
-    try:
-        built = build_database(release, tmp, options)
-        os.replace(tmp, out)
-    except sqlite3.Error as err:
-        _remove(tmp)
-        raise DataError(f"{out}: could not write the database ({err})") from None
-    except _UNFORESEEN as err:
-        _remove(tmp)
-        reason = (str(err).strip().splitlines() or [""])[0]
-        raise DataError(
-            f"{source}: could not be read ({type(err).__name__}: {reason}); expected a "
-            "MovieLens release as GroupLens publishes it"
-        ) from None
-    except BaseException:
-        _remove(tmp)
-        raise
+    built = write_atomically(
+        out,
+        overwrite,
+        lambda tmp: build_database(release, tmp, options),
+        source,
+        "a MovieLens release as GroupLens publishes it",
+    )
     return PrepareSummary(
         database=out,
         release=release.name,

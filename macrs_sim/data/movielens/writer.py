@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from macrs_sim.data.movielens.records import RatingBatch
+from macrs_sim.data.prepared.atomic import open_for_build
 
 FORMAT_VERSION = "1"
 
@@ -59,12 +59,7 @@ class DatasetWriter:
     """Writes one database file; the caller owns the file's fate (commit, rename, delete)."""
 
     def __init__(self, path: Path) -> None:
-        self._conn = sqlite3.connect(path, isolation_level=None)  # transactions by hand
-        # A temporary file renamed into place only when complete: no journal needed.
-        self._conn.execute("PRAGMA journal_mode = OFF")
-        self._conn.execute("PRAGMA synchronous = OFF")
-        self._conn.executescript(SCHEMA)
-        self._conn.execute("BEGIN")
+        self._conn = open_for_build(path, SCHEMA)
 
     def add_interactions(self, batch: RatingBatch) -> None:
         users, items = map(str, batch.users), map(str, batch.items)

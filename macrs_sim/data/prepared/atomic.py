@@ -79,3 +79,14 @@ def write_atomically(
         remove(tmp)
         raise
     return built
+
+
+def open_for_build(path: Path, schema: str) -> sqlite3.Connection:
+    """A new database at `path` with `schema`, a transaction open, no journal: it is a
+    temporary file renamed into place only when complete (write_atomically)."""
+    conn = sqlite3.connect(path, isolation_level=None)  # transactions by hand
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.executescript(schema)
+    conn.execute("BEGIN")
+    return conn

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from macrs_sim.data.prepared.atomic import open_for_build
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item
 
@@ -103,12 +104,7 @@ class DatabaseWriter:
     """Writes one database file; the caller owns the file's fate (write_atomically)."""
 
     def __init__(self, path: Path) -> None:
-        self._conn = sqlite3.connect(path, isolation_level=None)  # transactions by hand
-        # A temporary file renamed into place only when complete: no journal needed.
-        self._conn.execute("PRAGMA journal_mode = OFF")
-        self._conn.execute("PRAGMA synchronous = OFF")
-        self._conn.executescript(SCHEMA)
-        self._conn.execute("BEGIN")
+        self._conn = open_for_build(path, SCHEMA)
 
     def add_items(self, items: Iterable[Item]) -> None:
         for item in items:

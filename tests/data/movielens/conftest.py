@@ -8,7 +8,6 @@ hand in the tests.
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 import zipfile
@@ -206,21 +205,6 @@ def out_dir(tmp_path: Path) -> Path:
     path = tmp_path / "out"
     path.mkdir()
     return path
-
-
-Query = Callable[[Path, str], list[tuple[object, ...]]]
-
-
-@pytest.fixture
-def query() -> Query:
-    def run(db: Path, sql: str) -> list[tuple[object, ...]]:
-        conn = sqlite3.connect(db)
-        try:
-            return conn.execute(sql).fetchall()
-        finally:
-            conn.close()
-
-    return run
 
 
 MakeRelease = Callable[[str, dict[str, str | bytes]], Path]

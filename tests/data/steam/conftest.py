@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -131,21 +130,6 @@ def out(tmp_path: Path) -> Path:
     folder = tmp_path / "out"
     folder.mkdir()
     return folder / "steam.sqlite"
-
-
-Query = Callable[[Path, str], list[tuple[object, ...]]]
-
-
-@pytest.fixture
-def query() -> Query:
-    def run(db: Path, sql: str) -> list[tuple[object, ...]]:
-        conn = sqlite3.connect(db)
-        try:
-            return conn.execute(sql).fetchall()
-        finally:
-            conn.close()
-
-    return run
 
 
 REPO_ROOT = Path(__file__).resolve().parents[3]

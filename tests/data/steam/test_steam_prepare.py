@@ -13,8 +13,9 @@ from macrs_sim.data.domain import GAMES
 from macrs_sim.data.steam.prepare import prepare
 from macrs_sim.data.steam.spec import SteamOptions
 from macrs_sim.protocol import Item
+from tests.data.conftest import Query
 
-from .conftest import AUSTRALIAN, Query, encode, reviews_bytes, write
+from .conftest import AUSTRALIAN, encode, reviews_bytes, write
 from .conftest import GAMES as GAME_LINES
 
 TEN_TAGS = [

@@ -4,7 +4,6 @@ command line in a fresh process."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable
@@ -18,7 +17,6 @@ from macrs_sim.data.yelp.spec import YelpOptions
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 Prepare = Callable[..., PrepareResult]
-Query = Callable[[Path, str], list[tuple[object, ...]]]
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 
 
@@ -29,18 +27,6 @@ def run_prepare(tmp_path: Path) -> Prepare:
     def run(source: Path, out: Path | None = None, **options: object) -> PrepareResult:
         target = out or tmp_path / "out" / "yelp.sqlite"
         return prepare(source, target, YelpOptions.model_validate(options), overwrite=False)
-
-    return run
-
-
-@pytest.fixture
-def query() -> Query:
-    def run(db: Path, sql: str) -> list[tuple[object, ...]]:
-        conn = sqlite3.connect(db)
-        try:
-            return conn.execute(sql).fetchall()
-        finally:
-            conn.close()
 
     return run
 

@@ -12,7 +12,8 @@ from macrs_sim.config import DataConfig
 from macrs_sim.data.dataset import open_dataset
 from macrs_sim.data.domain import BUSINESSES
 from macrs_sim.protocol import Item
-from tests.data.yelp.conftest import Prepare, Query
+from tests.data.conftest import Query
+from tests.data.yelp.conftest import Prepare
 from tests.data.yelp.yelp_files import (
     BUSINESS_LINES,
     BUSINESS_NAME,
