@@ -22,8 +22,15 @@ from macrs_sim.agents.recmind.prompts import RecMindPrompts
 from macrs_sim.agents.recmind.reasoner import Reasoner
 from macrs_sim.agents.recmind.search import Bm25Search, SearchBackend, WebSearch
 from macrs_sim.data.dataset import Dataset
+from macrs_sim.errors import ConfigError
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.tools import Bm25Index, ItemResolver, SqlQueryTool, ToolCallLog
+
+# The search tool is never dropped in silence: the model would plan without it unaware.
+BM25_MISSING = (
+    'search_tool: the "bm25" search needs the bm25s package (pip install bm25s, or the '
+    "recsys extra), which is not installed; set search_tool = false to run without search"
+)
 
 
 @dataclass(frozen=True)
@@ -45,8 +52,7 @@ def resources(
     users: Mapping[tuple[str, ...], str] | None = None,
 ) -> RecMindResources:
     """The memory database written and the BM25 index built (when bm25s is installed)."""
-    has_bm25 = importlib.util.find_spec("bm25s") is not None
-    bm25 = Bm25Index(dataset.catalog, dataset.domain) if has_bm25 else None
+    bm25 = Bm25Index(dataset.catalog, dataset.domain) if has_bm25() else None
     if bm25 is not None:
         bm25.build()
     db = memory_database(dataset, histories, cache_dir)
@@ -56,11 +62,18 @@ def resources(
 def search_backend(
     options: RecMindOptions, res: RecMindResources, log: ToolCallLog | None
 ) -> SearchBackend | None:
+    """None when the options turn search off; a missing bm25s is a ConfigError."""
     if not options.search_tool:
         return None
     if options.search_backend == "web":
         return WebSearch.from_env(options.web_api_key_env, log=log)
-    return Bm25Search(res.bm25, res.resolver, log=log) if res.bm25 is not None else None
+    if res.bm25 is None:
+        raise ConfigError(BM25_MISSING)
+    return Bm25Search(res.bm25, res.resolver, log=log)
+
+
+def has_bm25() -> bool:
+    return importlib.util.find_spec("bm25s") is not None
 
 
 def reasoner(

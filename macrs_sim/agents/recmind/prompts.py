@@ -83,10 +83,11 @@ def fit_states(nodes: Sequence[ThoughtNode], tokens: int, *, with_path: bool = F
     return f"(… {dropped} earlier steps not shown)\n\n{body}" if dropped else body
 
 
-def render_option(number: int, step: StepOutput) -> str:
-    return f"{number}. Thought: {step.thought.strip()} Action: " + render_action(
+def render_option(number: int, step: StepOutput, observation: str | None = None) -> str:
+    text = f"{number}. Thought: {step.thought.strip()} Action: " + render_action(
         step.action, step.argument
     )
+    return text if observation is None else f"{text} Observation: {observation.strip()}"
 
 
 def tools_text(p: RecMindPrompts, *, sql: bool, search: bool, summarize: bool,
@@ -122,10 +123,14 @@ def vote_messages(
     steps: str,
     options: Sequence[StepOutput],
     option_tokens: int | None = None,
+    *,
+    observed: str | None = None,
 ) -> list[LLMMessage]:
-    """`option_tokens`: what each option may take (its start kept, the cut said)."""
+    """`option_tokens`: what each option may take (its start kept, the cut said);
+    `observed`: option 1's observation (it has run)."""
     instruction = f"{task}\nSteps so far:\n{steps}\nChoose the best next step."
-    rendered = [render_option(i, o) for i, o in enumerate(options, 1)]
+    rendered = [render_option(i, o, observed if i == 1 else None)
+                for i, o in enumerate(options, 1)]  # fmt: skip
     if option_tokens is not None:
         rendered = [cut_text(text, option_tokens) for text in rendered]
     listed = "\n".join(rendered)

@@ -93,10 +93,16 @@ class Reasoner:
         return [{**fixed, "seed": k} for k in range(n)]
 
     async def vote(
-        self, states: Sequence[ThoughtNode], options: Sequence[StepOutput], n: int
+        self,
+        states: Sequence[ThoughtNode],
+        options: Sequence[StepOutput],
+        n: int,
+        *,
+        observed: str | None = None,
     ) -> list[int]:
         """Ballots (1-based choices, see `ballots`); one outside the options counts for
-        nothing."""
+        nothing. `observed`: option 1 has run, and this is its observation (DFS's
+        evaluation of a state against its untried siblings)."""
 
         # The options (sampled steps, their arguments as long as the model wrote them) share
         # half the room; the states get what is left.
@@ -104,7 +110,9 @@ class Reasoner:
         each = room // (2 * max(1, len(options)))
 
         def build(steps: str) -> list[LLMMessage]:
-            return pb.vote_messages(self.prompts, self.task, steps, options, each)
+            return pb.vote_messages(
+                self.prompts, self.task, steps, options, each, observed=observed
+            )
 
         msgs = self._fitted(build, states)
         ballots: list[int] = []

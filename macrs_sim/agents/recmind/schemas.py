@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from macrs_sim.tools import parse_action
 
 # The action that ends the planning (Algorithm 1's "End of Planning").
 FINISH = "Finish"
+
+
+def number_as_text(value: object) -> object:
+    """A JSON number where text is asked ({"argument": 4}: a rating) read as its text."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return f"{value:g}" if isinstance(value, float) else str(value)
+    return value
 
 
 class StepOutput(BaseModel):
@@ -19,6 +28,11 @@ class StepOutput(BaseModel):
     items: list[str] = Field(
         default_factory=list, description="with Finish: the titles recommended, best first"
     )
+
+    @field_validator("argument", mode="before")
+    @classmethod
+    def _argument_number(cls, value: object) -> object:
+        return number_as_text(value)
 
     @model_validator(mode="after")
     def _split_react_action(self) -> StepOutput:
@@ -54,6 +68,11 @@ class InspireOutput(BaseModel):
     action: str = ""
     argument: str = ""
 
+    @field_validator("argument", mode="before")
+    @classmethod
+    def _argument_number(cls, value: object) -> object:
+        return number_as_text(value)
+
     @property
     def alternative(self) -> StepOutput | None:
         if not self.thought.strip() or not self.action.strip():
@@ -66,3 +85,8 @@ class AnswerOutput(BaseModel):
 
     answer: str
     items: list[str] = Field(default_factory=list)
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _answer_number(cls, value: object) -> object:
+        return number_as_text(value)

@@ -29,7 +29,10 @@ class RecMindSystemOptions(RecMindOptions, SystemOptions):
 
 
 def check_system(options: RecMindSystemOptions, ctx: CheckContext) -> None:
-    """The web search's API key is in the environment (its value is never shown)."""
+    """The web search's API key is in the environment (its value is never shown); the
+    offline search's bm25s is installed."""
+    if options.search_tool and options.search_backend == "bm25" and not build.has_bm25():
+        raise ConfigError(build.BM25_MISSING)
     if not (options.search_tool and options.search_backend == "web"):
         return
     var = options.web_api_key_env

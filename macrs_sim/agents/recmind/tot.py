@@ -2,12 +2,15 @@
 
 BFS keeps the winner of each vote (the others are pruned) and so walks one path, as the
 paper says. DFS explores one branch at a time, the candidates in vote order (most votes
-first, ties and candidates without a vote in the order sampled): a state whose tool failed
-or found nothing is a dead end, and so is a state all of whose children are; the search
-then backtracks to its parent and starts a new branch from the next sibling (the paper's
-z(1) -> z(2)). A candidate without a vote is still a sibling to return to: at temperature
-0 every ballot goes to the same candidate, and the others would otherwise never be tried.
-The step limit counts every state run, on every branch.
+first, ties and candidates without a vote in the order sampled). Once a state has run, the
+voting evaluator judges it again, its observation shown, against its siblings not yet
+tried (Fig. 1: option 3(1) is run, evaluated, pruned, and 3(2) proposed): when a sibling
+wins, the state is pruned and that sibling runs next. A state whose tool failed or found
+nothing is a dead end without a vote, and so is a state all of whose children are; the
+search then backtracks to its parent and starts a new branch from the next sibling (the
+paper's z(1) -> z(2)). A candidate without a vote is still a sibling to return to: at
+temperature 0 every ballot goes to the same candidate, and the others would otherwise never
+be tried. The step limit counts every state run, on every branch.
 """
 
 from __future__ import annotations
@@ -68,30 +71,55 @@ class _Dfs:
         if voted is None:
             return "stopped"
         candidates, votes = voted
-        order = sorted(range(len(candidates)), key=lambda i: (-votes[i], i))
+        pending = sorted(range(len(candidates)), key=lambda i: (-votes[i], i))
         nodes = [add_step(self.tree, leaf, c, status="unexplored", votes=votes[i])
                  for i, c in enumerate(candidates)]  # fmt: skip
-        for i in order:
-            outcome = await self._try(nodes[i], candidates[i])
+        while pending:
+            i = pending.pop(0)
+            siblings = [(j, candidates[j]) for j in pending]
+            outcome, preferred = await self._try(nodes[i], candidates[i], siblings)
             if outcome != "dead":
                 return outcome
+            if preferred is not None:  # the evaluator's choice runs next
+                pending.remove(preferred)
+                pending.insert(0, preferred)
         return "dead"
 
-    async def _try(self, node: ThoughtNode, step: StepOutput) -> Outcome:
+    async def _try(
+        self, node: ThoughtNode, step: StepOutput, siblings: list[tuple[int, StepOutput]]
+    ) -> tuple[Outcome, int | None]:
         if self.tree.steps_used >= self.limits.max_steps:
-            return "stopped"
+            return "stopped", None
         node.status = "kept"
         if step.finishes:
             finish(self.tree, node, step)
-            return "finished"
+            return "finished", None
         obs = await self.r.act(step)
         observe(self.tree, node, obs)
         self.last = node.id
-        outcome: Outcome = "dead" if obs.dead_end else await self.expand(node.id)
+        preferred = None if obs.dead_end else await self._evaluate(node, step, siblings)
+        if obs.dead_end or preferred is not None:
+            outcome: Outcome = "dead"
+        else:
+            outcome = await self.expand(node.id)
         if outcome == "dead":
             node.status = "backtracked"
             self.last = node.parent
-        return outcome
+        return outcome, preferred
+
+    async def _evaluate(
+        self, node: ThoughtNode, step: StepOutput, siblings: list[tuple[int, StepOutput]]
+    ) -> int | None:
+        """The evaluator's vote between the state just run (option 1, with its observation)
+        and its untried siblings: the winning sibling's index, or None to go on."""
+        if not siblings:
+            return None
+        steps = self.tree.path_to(node.parent)
+        options = [step, *(s for _, s in siblings)]
+        ballots = await self.r.vote(steps, options, self.limits.votes, observed=node.observation)
+        self.tree.ballots.append(ballots)
+        best = majority(tally(ballots, len(options)))
+        return None if best == 0 else siblings[best - 1][0]
 
 
 async def plan_tot_dfs(r: Reasoner, limits: Limits) -> ReasoningTree:

@@ -144,13 +144,41 @@ def parse_ranking(
     return RankedAnswer(tuple(ranked), tuple(unmatched))
 
 
+# A number the answer gives as its rating: after "I predict", "would rate it", "answer:" ...
+_STRONG = re.compile(
+    r"(?:predict(?:ed|ion|s)?|(?:would|will|'d|might|should)\s+(?:rate|give|score)|rate\s+it"
+    r"|give\s+it|my\s+(?:final\s+)?(?:answer|guess|estimate)|answer\s*(?:is|:)|finish)"
+    r"[^\d\n-]{0,30}?(-?\d+(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+# Weaker: "rating: 4", "rating is 4" (also "the average rating is 3.2": only when no
+# stronger cue names a number).
+_WEAK = re.compile(r"\b(?:rating|score|stars?)\s*(?:is|:|=|of|would be)?\s*(-?\d+(?:\.\d+)?)",
+                   re.IGNORECASE)  # fmt: skip
+# A number that is no rating: a user's id, the scale's top ("out of 5", "4/5"'s 5).
+_NOT_RATING = re.compile(r"(?:\buser\s*(?:id\s*)?|\bid\s*|out\s+of\s+|/\s*)$", re.IGNORECASE)
+
+
 def parse_rating(answer: str, low: float, high: float) -> float | None:
-    """The first number in the answer, if it lies on the scale [low, high]; else None."""
-    found = _NUMBER.search(answer)
-    if found is None:
-        return None
-    value = float(found.group())
-    return value if low <= value <= high else None
+    """The rating the answer gives, if it lies on the scale [low, high]; else None.
+
+    The last number after a cue that states the prediction ("I predict 4", "would rate it
+    4", "Answer: 4"), else the last after "rating"/"score", else the last number on the
+    scale that is no user id and no scale top ("Based on an average of 3.2, I predict 4."
+    is 4; "User 42 would rate it 4." is 4; "4 out of 5" is 4).
+    """
+    for cue in (_STRONG, _WEAK):
+        found = cue.findall(answer)
+        if found:
+            value = float(found[-1])
+            return value if low <= value <= high else None
+    values = [
+        float(m.group())
+        for m in _NUMBER.finditer(answer)
+        if not _NOT_RATING.search(answer[: m.start()])
+    ]
+    on_scale = [v for v in values if low <= v <= high]
+    return on_scale[-1] if on_scale else None
 
 
 def parse_explanation(answer: str) -> str | None:

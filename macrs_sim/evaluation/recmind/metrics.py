@@ -1,8 +1,8 @@
 """The paper's task metrics (§4.1): RMSE and MAE, HR@K and NDCG@K over candidate lists.
 
 Pure functions of parsed answers. A ranking answer that named no candidate has no target
-position (None) and scores 0, as a miss; an unparsable rating is scored as the middle of
-the rating scale (the caller passes it), so failing to answer is never better than a guess.
+position (None) and scores 0, as a miss; an unparsable rating is left out of RMSE and MAE
+and counted beside them (the row's `unparsable`), never scored as a guess.
 """
 
 from __future__ import annotations
@@ -40,13 +40,11 @@ def ranking_metrics(positions: Sequence[int | None], ks: Sequence[int]) -> dict[
     return out
 
 
-def rating_metrics(
-    predicted: Sequence[float | None], truth: Sequence[float], fallback: float
-) -> dict[str, float]:
-    """RMSE and MAE; a missing prediction counts as `fallback`."""
+def rating_metrics(predicted: Sequence[float | None], truth: Sequence[float]) -> dict[str, float]:
+    """RMSE and MAE over the predictions that were read (None: unparsable, left out)."""
     if len(predicted) != len(truth):
         raise ValueError("predictions and ratings differ in length")
-    errors = [(fallback if p is None else p) - t for p, t in zip(predicted, truth, strict=True)]
+    errors = [p - t for p, t in zip(predicted, truth, strict=True) if p is not None]
     if not errors:
         return {"RMSE": math.nan, "MAE": math.nan}
     n = len(errors)

@@ -1,9 +1,12 @@
 """Pure builders of the task questions, from templates in prompts/recmind_tasks/.
 
-A question is the whole task text a solver gets: the plain LLM answers it in one call,
-RecMind plans over it with its tools. Zero-shot asks directly; few-shot adds examples
-drawn from the same user's visible history (the paper's user-specific examples), never
-from the held-out target.
+A question is the whole task text a solver gets, the same for every solver: the plain LLM
+answers it in one call, RecMind plans over it with its tools. Direct recommendation names
+the user and the candidates only, as the paper's prompt (§4.3): RecMind fetches the
+history from its memory with SQL; sequential recommendation shows the history. Zero-shot
+asks directly; few-shot adds examples drawn from the same user's visible history (the
+paper's user-specific examples), never from the held-out target; explanation's one example
+is fixed (another user, another item: the data hold no explanation of the user's own).
 """
 
 from __future__ import annotations
@@ -98,11 +101,10 @@ def build_question(
     elif task == "explanation":
         values["item"] = items[case.target].display_title
     else:
-        values |= {
-            "history": render_history(case.history, items, settings.history_len),
-            "top_n": settings.top_n,
-            "candidates": render_candidates(case.candidates, items),
-        }
+        values |= {"top_n": settings.top_n,
+                   "candidates": render_candidates(case.candidates, items)}  # fmt: skip
+        if task == "sequential":  # direct: the user id only (§4.3); the agent looks it up
+            values["history"] = render_history(case.history, items, settings.history_len)
         if prompting == "few-shot":
             values["examples"] = next_item_examples(case, items, template, settings.shots)
     return template.render(section, **values)

@@ -101,8 +101,7 @@ def make_row(
     """`unattributed`: the run's calls made under no question's id (counted in the totals)."""
     calls = [c for a in answers for c in a.calls] + list(unattributed)
     n = len(answers)
-    metrics = summarize(settings.task, cases, [a.scored for a in answers], ks=settings.ks,
-                        fallback_rating=(questions.low + questions.high) / 2)  # fmt: skip
+    metrics = summarize(settings.task, cases, [a.scored for a in answers], ks=settings.ks)
 
     def per_q(total: float) -> float:
         return total / n if n else float("nan")

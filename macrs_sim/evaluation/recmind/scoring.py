@@ -68,16 +68,14 @@ def summarize(
     scored: Sequence[Scored],
     *,
     ks: Sequence[int],
-    fallback_rating: float,
 ) -> dict[str, float]:
-    """The task's metrics over all cases, unparsable answers and errors included."""
+    """The task's metrics over all cases: a ranking's unparsable answers and errors are
+    misses; an unparsable rating is left out of RMSE / MAE (the row counts it)."""
     if task == "rating":
         truth = [c.target_rating for c in cases]
         if any(t is None for t in truth):
             raise ValueError("rating cases need the held-out rating")
-        return rating_metrics(
-            [s.rating for s in scored], [t for t in truth if t is not None], fallback_rating
-        )
+        return rating_metrics([s.rating for s in scored], [t for t in truth if t is not None])
     if task == "explanation":
         judged = [s.verdict for s in scored if s.verdict is not None]
         return {

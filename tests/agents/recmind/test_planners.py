@@ -73,6 +73,20 @@ async def test_cot_follows_one_path_until_finish(res: build.RecMindResources) ->
     assert not tree.hit_step_limit
 
 
+async def test_a_json_number_as_the_argument_is_read_as_its_text(
+    res: build.RecMindResources,
+) -> None:
+    """{"argument": 4} (a rating, written as a number) finishes at once, not after repairs."""
+    rules = {"recmind.thought": lambda req: '{"thought": "t", "action": "Finish", "argument": 4}'}
+    r, client = make_reasoner(res, rules)
+    tree = await run_planner("cot", r, TASK, Limits(max_steps=4))
+    assert tree.answer == "4" and roles(client) == ["thought"]
+    assert AnswerOutput.model_validate({"answer": 3.5}).answer == "3.5"
+    assert (
+        StepOutput.model_validate({"thought": "t", "action": "x", "argument": 2.0}).argument == "2"
+    )
+
+
 async def test_cot_stops_at_the_step_limit_and_asks_for_the_answer(
     res: build.RecMindResources,
 ) -> None:
@@ -162,7 +176,8 @@ def test_tot_breadth_is_the_papers_five() -> None:
 
 async def test_tot_dfs_backtracks_from_dead_ends(res: build.RecMindResources) -> None:
     # Root: A = Search "heist" (found), B = SQL with no rows (dead), C = an unknown action
-    # (dead). Votes 1, 2, 1 -> A 2, B 1, C 0: A first, then B, then C.
+    # (dead). Votes 1, 2, 1 -> A 2, B 1, C 0: A first, then B, then C. A ran: the
+    # evaluator votes A (with its observation) against B and C: 1, 1, 1 -> go on under A.
     # Under A: one candidate, an unknown action (dead) -> A is a dead end: backtrack.
     # B: no rows -> dead. C: no vote, still a sibling: tried, dead. The root is dead: the
     # answer is asked for from the empty path.
@@ -172,7 +187,7 @@ async def test_tot_dfs_backtracks_from_dead_ends(res: build.RecMindResources) ->
                                          step("Dance", "later")]),
             CandidatesOutput(candidates=[step("Dance", "now")]),
         ),
-        "recmind.vote": sequence(*(VoteOutput(best=b) for b in (1, 2, 1, 1, 1, 1))),
+        "recmind.vote": sequence(*(VoteOutput(best=b) for b in (1, 2, 1, 1, 1, 1, 1, 1, 1))),
         "recmind.sql": sql_rule,
         "recmind.final": lambda req: AnswerOutput(answer="3"),
     }  # fmt: skip
@@ -188,8 +203,9 @@ async def test_tot_dfs_backtracks_from_dead_ends(res: build.RecMindResources) ->
     )
     assert tree.nodes[1].observation == "title\n(no rows)"
     assert tree.steps_used == 4 and tree.final_path == [] and tree.answer == "3"
-    assert roles(client) == ["sample", "vote", "vote", "vote", "search",
+    assert roles(client) == ["sample", "vote", "vote", "vote", "search", "vote", "vote", "vote",
                              "sample", "vote", "vote", "vote", "sql", "final"]  # fmt: skip
+    assert tree.ballots == [[1, 2, 1], [1, 1, 1], [1, 1, 1]]
 
 
 async def test_tot_dfs_returns_to_a_sibling_without_votes_when_the_first_branch_dead_ends(
@@ -209,8 +225,9 @@ async def test_tot_dfs_returns_to_a_sibling_without_votes_when_the_first_branch_
     }  # fmt: skip
     r, client = make_reasoner(res, rules)
     tree = await run_planner("tot-dfs", r, TASK, Limits(max_steps=6, breadth=2, votes=1))
-    # heist (1 vote) -> its children: SQL no rows (1 vote, dead), Dance (dead): heist is a
-    # dead end; back to the root's next sibling, ghost (no vote), whose child finishes.
+    # heist (1 vote) runs; the evaluator keeps it over ghost -> its children: SQL no rows
+    # (1 vote, dead), Dance (dead): heist is a dead end; back to the root's next sibling,
+    # ghost (no vote), whose child finishes (ghost has no untried sibling: no evaluation).
     assert shape(tree) == [
         (0, None, 1, "Search", "backtracked", 1), (1, None, 1, "Search", "kept", 0),
         (2, 0, 1, "SQL", "backtracked", 1), (3, 0, 1, "Dance", "backtracked", 0),
@@ -218,8 +235,44 @@ async def test_tot_dfs_returns_to_a_sibling_without_votes_when_the_first_branch_
     ]  # fmt: skip
     assert tree.final_path == [1, 4] and tree.items == ["Haunted Manor"]
     assert tree.steps_used == 4 and not tree.hit_step_limit
-    assert roles(client) == ["sample", "vote", "search", "sample", "vote", "sql",
+    assert roles(client) == ["sample", "vote", "search", "vote", "sample", "vote", "sql",
                              "search", "sample", "vote"]  # fmt: skip
+
+
+async def test_tot_dfs_evaluator_prunes_a_state_that_ran_and_found_rows(
+    res: build.RecMindResources,
+) -> None:
+    """Fig. 1: option 3(1) runs, the voting evaluator prunes it, 3(2) is tried. A state
+    whose tool found something is pruned when the evaluator, shown its observation,
+    prefers an untried sibling; that sibling runs next, before the vote order's next."""
+    rules = {
+        "recmind.sample": sequence(
+            CandidatesOutput(candidates=[step("Search", "heist"), step("SQL", "NOROWS"),
+                                         step("Search", "ghost")]),
+            CandidatesOutput(candidates=[step("Finish", "Haunted Manor",
+                                              items=["Haunted Manor"])]),
+        ),
+        # Root: 1 (heist). heist ran: 3 (ghost) over it and SQL. ghost ran: 1 (keep it).
+        # Under ghost: 1 (Finish).
+        "recmind.vote": sequence(*(VoteOutput(best=b) for b in (1, 3, 1, 1))),
+        "recmind.sql": sql_rule,
+    }  # fmt: skip
+    r, client = make_reasoner(res, rules)
+    tree = await run_planner("tot-dfs", r, TASK, Limits(max_steps=6, breadth=3, votes=1))
+    assert shape(tree) == [
+        (0, None, 1, "Search", "backtracked", 1), (1, None, 1, "SQL", "unexplored", 0),
+        (2, None, 1, "Search", "kept", 0), (3, 2, 1, "Finish", "finish", 1),
+    ]  # fmt: skip
+    assert tree.nodes[0].observation is not None and tree.nodes[0].ok
+    assert tree.final_path == [2, 3] and tree.items == ["Haunted Manor"]
+    assert tree.ballots == [[1], [3], [1], [1]] and tree.steps_used == 2
+    assert roles(client) == ["sample", "vote", "search", "vote", "search", "vote",
+                             "sample", "vote"]  # fmt: skip
+    # The evaluation shows the state that ran with its observation, its siblings without.
+    votes = [c for c in client.calls if c.context.role == "recmind.vote"]
+    shown = message_text(votes[1].messages[-1])
+    assert "1. Thought: t Action: Search[heist] Observation: " in shown
+    assert "2. Thought: t Action: SQL[NOROWS]\n3. Thought: t Action: Search[ghost]\n" in shown
 
 
 async def test_tot_dfs_takes_the_next_candidate_after_a_dead_end_and_finishes(

@@ -76,6 +76,20 @@ def test_ratings_on_the_scale(answer: str, value: float | None) -> None:
     assert parse_rating(answer, 0.5, 5.0) == value
 
 
+@pytest.mark.parametrize(
+    ("answer", "value"),
+    [("Based on an average of 3.2 from similar movies, I predict 4.", 4.0),
+     ("User 42 would rate it 4.", 4.0), ("4 out of 5", 4.0), ("I'd give it 3.5/5", 3.5),
+     ("The average rating is 3.2, so my answer: 4", 4.0),
+     ("I predict 4 because the average rating is 3.2.", 4.0),
+     ("The average rating of user 7 is 3.8.", 3.8), ("I predict 7.", None),
+     ("User 42 likes crime films.", None)],
+)  # fmt: skip
+def test_ratings_read_as_the_answer_gives_them(answer: str, value: float | None) -> None:
+    """The prediction the answer states, not its first number (nor a user's id)."""
+    assert parse_rating(answer, 1.0, 5.0) == value
+
+
 def test_explanation_empty_is_none() -> None:
     assert parse_explanation("  \n ") is None
     assert parse_explanation(" Because. \n") == "Because."

@@ -42,13 +42,14 @@ def test_ranking_metrics_of_no_case_are_nan() -> None:
     assert all(math.isnan(v) for v in ranking_metrics([], [5]).values())
 
 
-def test_rmse_and_mae_with_an_unparsable_rating_at_the_midpoint() -> None:
-    # errors: 4-2=2, 1-3=-2, fallback 3-5=-2 (unparsable), 4.5-4.5=0
-    got = rating_metrics([4.0, 1.0, None, 4.5], [2.0, 3.0, 5.0, 4.5], fallback=3.0)
-    assert got["RMSE"] == pytest.approx(math.sqrt(12 / 4))
-    assert got["MAE"] == pytest.approx(6 / 4)
+def test_rmse_and_mae_leave_an_unparsable_rating_out() -> None:
+    # errors: 4-2=2, 1-3=-2, (unparsable: not scored), 4.5-4.5=0
+    got = rating_metrics([4.0, 1.0, None, 4.5], [2.0, 3.0, 5.0, 4.5])
+    assert got["RMSE"] == pytest.approx(math.sqrt(8 / 3))
+    assert got["MAE"] == pytest.approx(4 / 3)
+    assert all(math.isnan(v) for v in rating_metrics([None], [3.0]).values())
 
 
 def test_rating_lengths_must_agree() -> None:
     with pytest.raises(ValueError):
-        rating_metrics([1.0], [1.0, 2.0], fallback=3.0)
+        rating_metrics([1.0], [1.0, 2.0])

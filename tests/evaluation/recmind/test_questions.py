@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.evaluation.recmind.cases import TaskCase
 from macrs_sim.evaluation.recmind.questions import QuestionSettings, build_question
@@ -56,12 +58,21 @@ def test_sequential_zero_shot(catalog: Catalog, prompts: PromptLibrary) -> None:
     )
 
 
+def test_direct_zero_shot_names_the_user_and_the_candidates_only(
+    catalog: Catalog, prompts: PromptLibrary
+) -> None:
+    """§4.3's prompt: the user id and the candidates; the history is the agent's to fetch."""
+    assert ask(catalog, prompts, "direct", "zero-shot") == (
+        "From the candidate movies listed below, choose the top 2 movies to recommend to user u1 "
+        "and rank them in order of priority, from highest to lowest.\n"
+        "Candidates:\nm7 Heat (1986)\nm3 Up (2009)\nm2 The Matrix (1999)\n\n" + ANSWER_FORMAT
+    )
+
+
 def test_direct_few_shot_examples_come_from_the_history(
     catalog: Catalog, prompts: PromptLibrary
 ) -> None:
     assert ask(catalog, prompts, "direct", "few-shot") == (
-        "User u1 has watched these movies:\n"
-        "- Alien (1979)\n- Toy Story (1995)\n- Amélie (2001)\n\n"
         "Examples of a movie user u1 chose after others:\n"
         "After Heat (1995), Alien (1979), the user watched Toy Story (1995).\n"
         "After Heat (1995), Alien (1979), Toy Story (1995), the user watched Amélie (2001).\n\n"
@@ -108,3 +119,19 @@ def test_judge_sees_history_item_facts_and_the_explanation(
         "attributes, without inventing facts?\n\n"
         'Reply in JSON with "quality" and "rationality", each an integer from 1 to 5.'
     )
+
+
+def test_explanation_few_shot_example_is_the_fixed_one_the_page_states(
+    catalog: Catalog, prompts: PromptLibrary
+) -> None:
+    """The one explanation example is about another user and another film; the page's
+    few-shot row must say so, not that it comes from the user's history."""
+    text = ask(catalog, prompts, "explanation", "few-shot")
+    assert text.startswith(
+        "Here is an example of a good explanation, for another user and another movie:\n"
+        "User x01, who had watched Alien (1979) and The Thing (1982), watched Event Horizon"
+    )
+    assert "Heat (1995)" not in text and "Toy Story (1995)" not in text  # not u1's history
+    page = (Path(__file__).parents[3] / "docs" / "faithfulness.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if line.startswith("| Zero-shot and few-shot"))
+    assert "explanation's one example is fixed" in row and "| deviates:" in row

@@ -154,16 +154,17 @@ async def test_recmind_calls_and_tokens_are_counted_per_question(
     client = ScriptedChatCompletionClient(recmind_scripted_rules())
     the_env = env(catalog, prompts, "direct", CASES[:2], client)
     row, answers = await run_one(the_env, "recmind-cot", "zero-shot")
-    # Scripted CoT: thought, Search (the question's first line finds no demo film: nothing
-    # to word), thought, SQL (the user's best-rated films: m1, m4, m5 are no demo film, so
-    # no rows and no wording), thought = Finish.
-    roles = ["thought", "thought", "sql", "thought"]
+    # Scripted CoT: thought, Search (the question's first line, the task's wording with no
+    # history since the question names the user only, finds demo films: worded), thought,
+    # SQL (the user's best-rated films: m1, m4, m5 are no demo film, so no rows and no
+    # wording), thought = Finish.
+    roles = ["thought", "search", "thought", "sql", "thought"]
     for a in answers:
         assert [c.role for c in a.calls] == [f"recmind.{r}" for r in roles]
         record = a.record("recmind-cot", "zero-shot")
-        assert record["llm_calls"] == 4
+        assert record["llm_calls"] == 5
         assert record["tokens"] == sum(c.prompt_tokens + c.completion_tokens for c in a.calls) > 0
-    assert row.calls_per_question == 4.0  # nothing unattributed
+    assert row.calls_per_question == 5.0  # nothing unattributed
 
 
 async def test_same_numbers_with_questions_in_parallel(
@@ -213,13 +214,13 @@ async def test_explanations_judged_empty_ones_lowest_judge_failures_apart(
     assert row.judge_calls == 1 + 3  # u1 once; u3 three attempts (two repairs)
 
 
-async def test_rating_unparsable_counts_as_the_midpoint(
+async def test_rating_unparsable_is_counted_not_scored(
     catalog: Catalog, prompts: PromptLibrary, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     register(monkeypatch, FakeSolver({"u1": "5", "u2": "ten", "u3": "3"}))
     cases = [case(u, "m3") for u in ("u1", "u2", "u3")]  # every held-out rating is 3.0
     row, _ = await run_one(env(catalog, prompts, "rating", cases, ScriptedChatCompletionClient()),
                            "fake", "zero-shot")  # fmt: skip
-    # QuestionSettings' default scale 1-5: "ten" is scored as 3 -> errors 2, 0, 0
-    assert row.metrics == pytest.approx({"RMSE": math.sqrt(4 / 3), "MAE": 2 / 3})
+    # QuestionSettings' default scale 1-5: "ten" is left out -> errors 2, 0
+    assert row.metrics == pytest.approx({"RMSE": math.sqrt(4 / 2), "MAE": 2 / 2})
     assert row.unparsable == 1
