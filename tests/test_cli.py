@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_runner import run_cli as run_in_process
+
 GOOD = """
 name = "t"
 [model]
@@ -22,24 +24,12 @@ kind = "macrs"
 
 
 def run_cli(tmp_path: Path, toml: str) -> subprocess.CompletedProcess[str]:
+    """`macrs-sim run` of `toml`, in this process (tests/cli_runner.py): the bad input is
+    the test's subject, not the process; test_missing_scenario_file runs the real one."""
     scenario = tmp_path / "s.toml"
     scenario.write_text(toml)
     out = tmp_path / "runs"
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "macrs_sim.cli",
-            "run",
-            str(scenario),
-            "--output-dir",
-            str(out),
-            "--no-progress",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_in_process("run", scenario, "--output-dir", out, "--no-progress", cwd=tmp_path)
 
 
 def closed_port() -> int:

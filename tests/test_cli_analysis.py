@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from tests.analysis.handmade_runs import Script, make_run, make_sample
+from tests.cli_runner import run_cli
 
 SYSTEMS = [{"name": "MACRS", "kind": "macrs"}, {"name": "LLM", "kind": "single_llm"}]
 SAMPLES = [make_sample("s-1", "m1"), make_sample("s-2", "m2")]
@@ -14,10 +14,8 @@ SCRIPTS = [Script("MACRS", "s-1", ("A", "R+")), Script("LLM", "s-1", ("R",), fin
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "macrs_sim.cli", *args],
-        capture_output=True, text=True, timeout=120, cwd=cwd,
-    )  # fmt: skip
+    """`macrs-sim ARGS` in `cwd`, in this process (tests/cli_runner.py)."""
+    return run_cli(*args, cwd=cwd)
 
 
 def test_report_on_a_partial_run_says_so(tmp_path: Path) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.cli_runner import run_cli
 
 GENRES = ["Drama", "Comedy", "Action|Adventure", "Drama|Romance"]
 
@@ -29,13 +30,8 @@ def write_zip(path: Path, n_users: int = 6, per_user: int = 22) -> Path:
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "macrs_sim.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=cwd,
-    )
+    """`macrs-sim ARGS` in `cwd`, in this process (tests/cli_runner.py)."""
+    return run_cli(*args, cwd=cwd)
 
 
 def scenario(tmp_path: Path, **data: object) -> Path:

@@ -10,10 +10,8 @@ expected value is worked out by hand in the tests.
 from __future__ import annotations
 
 import gzip
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 from macrs_sim.config import DataConfig
@@ -21,6 +19,7 @@ from macrs_sim.data.amazon.prepare import prepare
 from macrs_sim.data.amazon.spec import AmazonOptions
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.prepared import PrepareResult
+from tests.cli_runner import run_cli as run_in_process
 
 # 2014 metadata: one Python dict literal per line (a raw string: "\n" and "\xe9" are the
 # escapes as the file holds them). Line 3's title is only HTML; line 4 repeats B001;
@@ -211,11 +210,5 @@ def leftovers(folder: Path) -> list[str]:
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`macrs-sim ARGS` in a fresh process: the venv's script beside this Python."""
-    script = Path(sys.executable).with_name("macrs-sim")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "macrs_sim.cli"]
-    root = Path(__file__).resolve().parents[3]
-    env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run(
-        [*command, *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env
-    )
+    """`macrs-sim ARGS` in `cwd`, in this process (tests/cli_runner.py)."""
+    return run_in_process(*args, cwd=cwd)

@@ -7,14 +7,14 @@ hand in the tests.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.cli_runner import run_cli as run_in_process
 
 LATEST_MOVIES = """movieId,title,genres
 1,Toy Story (1995),Adventure|Animation|Children|Comedy|Fantasy
@@ -231,24 +231,14 @@ def latest_files() -> dict[str, str | bytes]:
     return dict(LATEST_FILES)
 
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
 def run_cli(tmp_path: Path) -> RunCli:
-    """``macrs-sim ARGS`` in a fresh process, in tmp_path, importing this checkout's code."""
+    """``macrs-sim ARGS`` in tmp_path, in this process (tests/cli_runner.py)."""
 
     def run(*args: str, umask: int = 0o022) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-        return subprocess.run(
-            [sys.executable, "-m", "macrs_sim.cli", *args],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=tmp_path,
-            env=env,
-            umask=umask,
-        )
+        return run_in_process(*args, cwd=tmp_path, umask=umask)
 
     return run

@@ -7,13 +7,13 @@ tests are worked out by hand from these lines.
 from __future__ import annotations
 
 import gzip
-import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.cli_runner import run_cli as run_in_process
 
 # Game 1001: entity and trailing spaces in its name, 12 tags (10 kept, 2 keywords).
 # 1002: no genres (its first 3 tags stand in), a title with a tag in it, free, early access.
@@ -132,20 +132,14 @@ def out(tmp_path: Path) -> Path:
     return folder / "steam.sqlite"
 
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
 def run_cli(tmp_path: Path) -> RunCli:
-    """The installed `macrs-sim` script in a fresh process, in tmp_path, on this checkout."""
-    script = Path(sys.executable).with_name("macrs-sim")
-    command = [str(script)] if script.is_file() else [sys.executable, "-m", "macrs_sim.cli"]
+    """``macrs-sim ARGS`` in tmp_path, in this process (tests/cli_runner.py)."""
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-        return subprocess.run(
-            [*command, *args], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
-        )
+        return run_in_process(*args, cwd=tmp_path)
 
     return run

@@ -1,11 +1,9 @@
 """Fixtures of the Yelp loader's tests: a run of the loader, a read of its database, and the
-command line in a fresh process."""
+command line."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,8 +12,8 @@ import pytest
 from macrs_sim.data.prepared import PrepareResult
 from macrs_sim.data.yelp.prepare import prepare
 from macrs_sim.data.yelp.spec import YelpOptions
+from tests.cli_runner import run_cli as run_in_process
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
 Prepare = Callable[..., PrepareResult]
 RunCli = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -33,14 +31,9 @@ def run_prepare(tmp_path: Path) -> Prepare:
 
 @pytest.fixture
 def run_cli(tmp_path: Path) -> RunCli:
-    """`macrs-sim ARGS` (the installed script of this checkout's venv) run in tmp_path."""
-    script = Path(sys.executable).with_name("macrs-sim")
+    """``macrs-sim ARGS`` in tmp_path, in this process (tests/cli_runner.py)."""
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-        return subprocess.run(
-            [str(script), *args], capture_output=True, text=True, timeout=120, cwd=tmp_path,
-            env=env,
-        )  # fmt: skip
+        return run_in_process(*args, cwd=tmp_path)
 
     return run
