@@ -202,7 +202,7 @@ _ERA_WORDS = (
     *_NUMBER_WORDS.values(),
 )
 _ERA_PATTERN = re.compile(r"(?<![0-9])(?:(?:19|20)\d\d|'?\d0s)(?![0-9])")
-_NO_PREFERENCE = (
+NO_PREFERENCE = (
     "no preference",
     "don't mind",
     "do not mind",
@@ -257,7 +257,7 @@ def answers_slot(text: str, slot: str, target: ItemAttributes) -> bool:
     if slot == "era":
         return mentions_era(text)
     if slot == "people":
-        return any(p in text.lower() for p in _NO_PREFERENCE) or bool(
+        return any(p in text.lower() for p in NO_PREFERENCE) or bool(
             re.search(r"\b[A-Z][a-z]+ [A-Z][a-z]+\b", text)
         )
     # theme / open: any true fact about the target, or at least a genre or an era

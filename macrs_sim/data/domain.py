@@ -41,11 +41,16 @@ class AttributeHint:
     """An attribute a simulated user may hint at, and the words for it.
 
     `name` is a key of `Item.attributes`, or "categories" for the item's category path;
-    `label` is how a person words it ("brand", "price range", "cuisine").
+    `label` is how a person words it ("brand", "price range", "cuisine"). The report's
+    question slots (analysis/metrics/slots.py) take two lists besides: `cues`, more words
+    a question asking about it uses ("budget", "area"), and `answers`, words a reply may
+    give for it that name no value of the catalog ("cheap", "upscale").
     """
 
     name: str
     label: str
+    cues: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,12 +78,20 @@ class Domain:
     category_label: str  # what the category path is called: "genre", "category"
     hints: tuple[AttributeHint, ...] = ()
     grounding: GroundingPolicy = GroundingPolicy()
+    # The categories run from the broadest level to the most specific (Amazon's "All
+    # Beauty", "Skin Care"): a person names the last. False: a set in no order (genres).
+    category_path: bool = False
     # The paper's other word for the item ("film"); the noun itself elsewhere.
     synonym: str = ""
     synonym_plural: str = ""
     # The prompts' other words ("watch", "Heat (1995)") by placeholder name; any left out
     # are worded from the nouns and hints (data/domain_words.py).
     phrases: Phrases = ()
+    # How the package lays out and words this domain's items, wherever films differ:
+    # "films", the MACRS paper's (the report's question slots are genre, era, theme and
+    # people), or "attributes", from the hints and the item's named attributes. A
+    # film-like plugin domain (TV shows) may take films' layout under its own name.
+    layout: Literal["films", "attributes"] = "attributes"
 
     def __post_init__(self) -> None:
         if not _NAME.fullmatch(self.name):
@@ -116,6 +129,14 @@ class Domain:
         return {**words, **demo_defaults(self.plural, pairs, words), **given}
 
 
+# The question words of the built-in hints beyond their labels (AttributeHint.cues).
+_KIND_CUES = ("type of", "kind of", "sort of")
+_PRICE_CUES = ("price", "budget", "spend", "cost", "afford", "cheap", "expensive")
+_PRICE_WORDS = (
+    "cheap", "inexpensive", "affordable", "budget", "expensive", "pricey", "premium",
+    "high-end", "upscale", "mid-range", "splurge", "dollars", "bucks",
+)  # fmt: skip
+
 MOVIES = Domain(
     name="movies",
     noun="movie",
@@ -129,6 +150,7 @@ MOVIES = Domain(
     synonym="film",
     synonym_plural="films",
     phrases=(*MOVIE_PHRASES, *MOVIE_DEMO_PHRASES),
+    layout="films",
 )
 PRODUCTS = Domain(
     name="products",
@@ -136,12 +158,13 @@ PRODUCTS = Domain(
     plural="products",
     category_label="category",
     hints=(
-        AttributeHint("categories", "category"),
-        AttributeHint("brand", "brand"),
-        AttributeHint("price_band", "price range"),
-        AttributeHint("features", "feature"),
+        AttributeHint("categories", "category", cues=_KIND_CUES),
+        AttributeHint("brand", "brand", cues=("make", "maker", "label")),
+        AttributeHint("price_band", "price range", cues=_PRICE_CUES, answers=_PRICE_WORDS),
+        AttributeHint("features", "feature", cues=("ingredient", "ingredients", "texture")),
     ),
     grounding=GroundingPolicy(matcher="names", qualifiers=("brand", "store")),
+    category_path=True,
     phrases=(*PRODUCT_PHRASES, *PRODUCT_DEMO_PHRASES),
 )
 BUSINESSES = Domain(
@@ -150,11 +173,13 @@ BUSINESSES = Domain(
     plural="restaurants",
     category_label="cuisine",
     hints=(
-        AttributeHint("categories", "cuisine"),
-        AttributeHint("neighborhood", "neighbourhood"),
-        AttributeHint("city", "city"),
-        AttributeHint("price_range", "price range"),
-        AttributeHint("ambience", "ambience"),
+        AttributeHint("categories", "cuisine", cues=(*_KIND_CUES, "food")),
+        AttributeHint("neighborhood", "neighbourhood", cues=("area", "part of town", "district")),
+        AttributeHint("city", "city", cues=("where", "town", "located")),
+        AttributeHint(
+            "price_range", "price range", cues=_PRICE_CUES, answers=(*_PRICE_WORDS, "moderate")
+        ),
+        AttributeHint("ambience", "ambience", cues=("atmosphere", "vibe", "setting", "mood")),
     ),
     grounding=GroundingPolicy(matcher="names", qualifiers=("city", "neighborhood", "state")),
     phrases=(*BUSINESS_PHRASES, *BUSINESS_DEMO_PHRASES),
@@ -165,9 +190,9 @@ GAMES = Domain(
     plural="games",
     category_label="genre",
     hints=(
-        AttributeHint("categories", "genre"),
-        AttributeHint("tags", "tag"),
-        AttributeHint("developer", "developer"),
+        AttributeHint("categories", "genre", cues=(*_KIND_CUES, "style")),
+        AttributeHint("tags", "tag", cues=("features", "elements", "mechanics", "gameplay")),
+        AttributeHint("developer", "developer", cues=("studio", "made by", "developers")),
     ),
     phrases=(*GAME_PHRASES, *GAME_DEMO_PHRASES),
 )

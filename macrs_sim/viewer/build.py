@@ -169,6 +169,7 @@ def _write_run(
             labels=labels,
             catalog=catalog,
             sample_of=spans.sample_of,
+            domain=run.domain,
         )
         for g, doc in enumerate(docs, start=chunks.firsts[k]):
             spans.dialogues.append(export.item(doc))

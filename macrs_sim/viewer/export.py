@@ -15,9 +15,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from macrs_sim.analysis.metrics.behaviour import dialogue_flags
+from macrs_sim.analysis.metrics.slots import DomainSlots
+from macrs_sim.analysis.report.behaviour import off_profile_title
 from macrs_sim.analysis.runs.load import RunData, hit_rank
-from macrs_sim.data.attributes import ItemAttributes
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.protocol import DialogueResult, Sample
 from macrs_sim.store import RunStore
 from macrs_sim.viewer.calls import DialogueCalls
@@ -41,13 +43,21 @@ def _grounded_ids(result: DialogueResult) -> set[str]:
     return {r.item_id for r in refs if r.item_id is not None} | {result.target_id}
 
 
+_FILM_SLOTS = DomainSlots(MOVIES)
+
+
 def turn_checks(
-    result: DialogueResult, profile: tuple[str, ...], catalog: Catalog | None
+    result: DialogueResult,
+    profile: tuple[str, ...],
+    catalog: Catalog | None,
+    slots: DomainSlots = _FILM_SLOTS,
 ) -> list[dict[str, Any]]:
-    """The turns that failed a behaviour check: {"turn", "side", "checks"} (turn 0: opening)."""
+    """The turns that failed a behaviour check: {"turn", "side", "checks"} (turn 0: opening);
+    off-profile in the terms of `slots` (the run's domain's, over `catalog`)."""
     target = result.target_id
-    attrs = ItemAttributes.of(catalog[target], profile) if catalog and target in catalog else None
-    flags = dialogue_flags(result, profile, attrs)
+    known = catalog is not None and target in catalog
+    checks = slots.target(catalog[target], profile) if catalog is not None and known else None
+    flags = dialogue_flags(result, profile, checks)
     return [{"turn": f.turn, "side": f.side, "checks": list(f.checks)} for f in flags if f.checks]
 
 
@@ -61,6 +71,7 @@ def export_dialogue(
     catalog: Catalog | None,
     tool_calls: list[dict[str, Any]] | None = None,
     profile: tuple[str, ...] = (),
+    slots: DomainSlots = _FILM_SLOTS,
 ) -> dict[str, Any]:
     """A dialogue's full record plus what the viewer needs beside it (see docs/viewer.md)."""
     doc = result.model_dump(mode="json")
@@ -76,7 +87,7 @@ def export_dialogue(
         "catalog_titles": {i: t for i, t in titles.items() if t is not None},
         "calls": calls,
         "tool_calls": tool_calls or [],
-        "checks": turn_checks(result, profile, catalog),
+        "checks": turn_checks(result, profile, catalog, slots),
     }
     return doc
 
@@ -93,7 +104,7 @@ def export_sample(sample: Sample, run_index: int, catalog: Catalog | None) -> di
 
 def run_summary(run: RunData, run_index: int, labels: Mapping[str, str]) -> dict[str, Any]:
     """The run's header: where it is, how far it got, its systems as configured."""
-    return {
+    summary = {
         "index": run_index,
         "name": run.name,
         "path": str(run.path),
@@ -112,6 +123,10 @@ def run_summary(run: RunData, run_index: int, labels: Mapping[str, str]) -> dict
             for s in run.systems
         ],
     }
+    domain = run.domain
+    if domain.layout != "films":  # (a film run's header stays as it was)
+        summary["check_titles"] = {"off_profile": off_profile_title(domain)}
+    return summary
 
 
 def export_dialogues(
@@ -122,9 +137,12 @@ def export_dialogues(
     labels: Mapping[str, str],
     catalog: Catalog | None,
     sample_of: SampleOf,
+    domain: Domain = MOVIES,
 ) -> Iterator[dict[str, Any]]:
-    """`results` (read from `store`, in its order) exported one at a time with their calls."""
+    """`results` (read from `store`, in its order) exported one at a time with their calls;
+    their checks in the terms of `domain` (the run's)."""
     calls, tool_calls = DialogueCalls.of(store)
+    slots = _FILM_SLOTS if domain.layout == "films" else DomainSlots(domain, catalog)
     for at, r in enumerate(results):
         bucket, profile = sample_of(at, r.sample_id)
         yield export_dialogue(
@@ -136,6 +154,7 @@ def export_dialogues(
             catalog=catalog,
             tool_calls=tool_calls.take(r.dialogue_id),
             profile=profile,
+            slots=slots,
         )
 
 
@@ -158,6 +177,7 @@ def export_run(
             labels=labels,
             catalog=catalog,
             sample_of=lambda _, sid: known.get(sid, (None, ())),
+            domain=run.domain,
         )
         return {
             "format": EXPORT_FORMAT,

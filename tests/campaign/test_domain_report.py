@@ -61,3 +61,7 @@ async def test_a_product_run_records_its_domain_and_reports_in_its_words(
     report = (stored.run_dir / "report.md").read_text(encoding="utf-8")
     assert "ambiguous (the name fits several products and nothing said tells them" in report
     assert re.findall(r".{0,40}(?:film|movie).{0,40}", report, re.IGNORECASE) == []
+    # Its question slots are a product's attributes, not a film's genre and era.
+    assert "| System | category | brand | price range | feature | open |" in report
+    found = re.findall(r".{0,40}\b(?:genres?|era|decade)\b.{0,40}", report, re.IGNORECASE)
+    assert found == []

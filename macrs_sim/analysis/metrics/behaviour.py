@@ -5,7 +5,8 @@ on one text are in behaviour_text. A check counts over the turns it applies to:
 
 - user: every user turn, the opening included, except echo (only replies: the opening
   answers nobody) and repeat (the opening has nothing earlier to repeat); off-profile only
-  counts where the system's turn asked about genre or era (but applies to every reply);
+  counts where the system's turn asked about genre or era (another domain's: one of its
+  attribute slots, metrics/slots.py), but applies to every reply;
 - system: every system turn, except repeat (the first turn of a dialogue has nothing
   earlier to repeat).
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from macrs_sim.analysis.metrics import behaviour_text as bt
+from macrs_sim.analysis.metrics.slots import FilmChecks, TargetChecks
 from macrs_sim.data.attributes import ItemAttributes
 from macrs_sim.data.domain import BUILTIN_DOMAINS
 from macrs_sim.prompts import PromptLibrary
@@ -65,7 +67,7 @@ def _user_flags(
     replied_to: str | None,
     earlier: list[str],
     profile: tuple[str, ...],
-    target: ItemAttributes | None,
+    target: TargetChecks | None,
     ended: bool = False,
 ) -> tuple[str, ...]:
     found = []
@@ -81,11 +83,7 @@ def _user_flags(
         found.append("instruction_echo")
     if profile and bt.is_profile_dump(text, profile):
         found.append("profile_dump")
-    if (
-        replied_to is not None
-        and target is not None
-        and bt.is_off_profile(replied_to, text, target)
-    ):
+    if replied_to is not None and target is not None and target.off_profile(replied_to, text):
         found.append("off_profile")
     return tuple(found)
 
@@ -101,9 +99,14 @@ def _system_flags(text: str, replied_to: str, earlier: list[str]) -> tuple[str, 
 def dialogue_flags(
     result: DialogueResult,
     profile: tuple[str, ...] = (),
-    target: ItemAttributes | None = None,
+    target: TargetChecks | ItemAttributes | None = None,
 ) -> list[TurnFlags]:
-    """Every turn of the dialogue in order (opening, then system and user of each exchange)."""
+    """Every turn of the dialogue in order (opening, then system and user of each exchange).
+
+    `target`: the slot checks of the dialogue's target (metrics/slots.py); a film's
+    attributes stand for the paper's film checks."""
+    if isinstance(target, ItemAttributes):
+        target = FilmChecks(target)
     user_said = [result.opening.text]
     flags = [TurnFlags(OPENING, "user", _user_flags(result.opening.text, None, [], profile, None))]
     system_said: list[str] = []

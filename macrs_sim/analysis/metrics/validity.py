@@ -16,10 +16,11 @@ from dataclasses import dataclass, field, fields
 from typing import Protocol
 
 from macrs_sim.analysis.metrics.behaviour import BehaviourTally, dialogue_flags
-from macrs_sim.data.attributes import ItemAttributes, answers_slot, question_slots
+from macrs_sim.analysis.metrics.slots import FILM_SLOTS, DomainSlots, TargetChecks
 from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.errors import DataError
-from macrs_sim.protocol import DialogueAct, DialogueResult, Exchange, ItemRef, Sample
+from macrs_sim.protocol import DialogueAct, DialogueResult, Exchange, Item, ItemRef, Sample
 from macrs_sim.simulators.leak_guard import LeakGuard
 
 __all__ = [
@@ -31,7 +32,7 @@ __all__ = [
     "validity_stats",
 ]
 
-SLOTS = ("genre", "era", "theme", "people", "open")  # question_slots' names, "open" last
+SLOTS = FILM_SLOTS  # films' slots, "open" last; another domain's: DomainSlots(domain).names
 OVERALL = "all"  # the row over every system
 METHODS = ("exact", "normalized", "fuzzy", "ambiguous", "none")  # ItemRef.method
 # Acceptances that rest on a guess, listed title by title for a person to check.
@@ -72,7 +73,7 @@ class ValidityStats:
     ungrounded_examples: tuple[tuple[str, int], ...]
     methods: dict[str, int]  # every key of METHODS, in that order
     fuzzy_scores: dict[str, float] | None  # keys of QUANTILES; None without fuzzy matches
-    slot_counts: dict[str, tuple[int, int]]  # every key of SLOTS -> (asked, answered)
+    slot_counts: dict[str, tuple[int, int]]  # every slot of the domain -> (asked, answered)
     audit: tuple[GroundingAudit, ...] = ()  # most frequent first
     # 'user_echo' -> (turns failing, turns checked): see metrics.behaviour
     behaviour: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -130,13 +131,13 @@ class _Tally:
         self,
         result: DialogueResult,
         guard: LeakGuard,
-        attrs: ItemAttributes,
+        checks: TargetChecks,
         profile: tuple[str, ...] = (),
     ) -> None:
         self.dialogues += 1
-        self.behaviour.add(dialogue_flags(result, profile, attrs))
+        self.behaviour.add(dialogue_flags(result, profile, checks))
         for ex in result.exchanges:
-            self._add_exchange(ex, guard, attrs)
+            self._add_exchange(ex, guard, checks)
         refs = [ref for ex in result.exchanges for ref in ex.system.items]
         for ref in (*refs, *result.final_list):
             self._add_title(ref)
@@ -154,7 +155,7 @@ class _Tally:
             else:
                 mine.merge(theirs)
 
-    def _add_exchange(self, ex: Exchange, guard: LeakGuard, attrs: ItemAttributes) -> None:
+    def _add_exchange(self, ex: Exchange, guard: LeakGuard, checks: TargetChecks) -> None:
         system, user = ex.system, ex.user
         self.user_turns += 1
         self.leaks_before += int(user.leak_retries > 0 or user.redacted)
@@ -162,15 +163,15 @@ class _Tally:
         # (and the simulator does not guard those turns).
         self.leaks_after += int(not user.accepted and guard.leaks(user.text))
         if system.act == DialogueAct.ASK:
-            slots = question_slots(system.text)
-            hits = {slot for slot in slots if answers_slot(user.text, slot, attrs)}
+            slots = checks.asked(system.text)
+            hits = {slot for slot in slots if checks.answers(user.text, slot)}
             self.ask_turns += 1
             self.answered += int(bool(hits))
             self.slots_asked.update(slots)
             self.slots_answered.update(hits)
         if system.items and not user.accepted:
             self.rejections += 1
-            self.usable_reasons += int(bool(attrs.mentioned_in(user.text)))
+            self.usable_reasons += int(bool(checks.reasons(user.text)))
 
     def _add_title(self, ref: ItemRef) -> None:
         self.methods[ref.method] += 1
@@ -195,7 +196,7 @@ class _Tally:
         # Every field in the key: the order does not depend on which dialogue came first.
         return tuple(sorted(rows, key=lambda r: (-r.count, r.said, r.grounded, r.method, r.score)))
 
-    def freeze(self, system: str, catalog: Catalog) -> ValidityStats:
+    def freeze(self, system: str, catalog: Catalog, slots: Sequence[str] = SLOTS) -> ValidityStats:
         ordered = sorted(self.fuzzy)
         fuzzy = {name: quantile(ordered, q) for name, q in QUANTILES} if ordered else None
         examples = sorted(self.ungrounded.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -214,7 +215,7 @@ class _Tally:
             ungrounded_examples=tuple(examples[:MAX_EXAMPLES]),
             methods={m: self.methods[m] for m in METHODS},
             fuzzy_scores=fuzzy,
-            slot_counts={s: (self.slots_asked[s], self.slots_answered[s]) for s in SLOTS},
+            slot_counts={s: (self.slots_asked[s], self.slots_answered[s]) for s in slots},
             audit=self._audit(catalog),
             behaviour=self.behaviour.freeze(),
         )
@@ -226,9 +227,9 @@ class SampleLookup(Protocol):
     def get(self, sample_id: str, /) -> Sample | None: ...
 
 
-def _target(
+def _sample_of(
     result: DialogueResult, samples: Mapping[str, Sample] | SampleLookup, catalog: Catalog
-) -> tuple[LeakGuard, ItemAttributes, Sample]:
+) -> Sample:
     if result.target_id not in catalog:
         raise DataError(
             f"dialogue {result.dialogue_id}: target {result.target_id!r} is not in the catalog"
@@ -236,40 +237,60 @@ def _target(
     sample = samples.get(result.sample_id)
     if sample is None:
         raise DataError(f"dialogue {result.dialogue_id}: sample {result.sample_id!r} not found")
-    item = catalog[result.target_id]
-    return LeakGuard(item.title), ItemAttributes.of(item, sample.target_profile), sample
+    return sample
+
+
+def leak_guard(item: Item, domain: Domain) -> LeakGuard:
+    """The guard the leak-after count rechecks with: the target's title; where the domain
+    names items by long names (products, businesses), also the shorter forms that still
+    name it, as the simulator's guard has them (LeakGuard.for_item)."""
+    if domain.grounding.matcher == "names":
+        return LeakGuard.for_item(item, domain)
+    return LeakGuard(item.title)
 
 
 class ValidityCounter:
-    """validity_stats one dialogue at a time (a pass that reads the store for more)."""
+    """validity_stats one dialogue at a time (a pass that reads the store for more), in
+    the terms of the run's domain (its question slots, its leak guard)."""
 
-    def __init__(self, samples: Mapping[str, Sample] | SampleLookup, catalog: Catalog) -> None:
-        self.samples, self.catalog = samples, catalog
+    def __init__(
+        self,
+        samples: Mapping[str, Sample] | SampleLookup,
+        catalog: Catalog,
+        domain: Domain = MOVIES,
+    ) -> None:
+        self.samples, self.catalog, self.domain = samples, catalog, domain
+        self.slots = DomainSlots(domain, catalog)
         self.tallies: dict[str, _Tally] = {}
 
     def add(self, result: DialogueResult) -> None:
-        guard, attrs, sample = _target(result, self.samples, self.catalog)
+        sample = _sample_of(result, self.samples, self.catalog)
+        item = self.catalog[result.target_id]
+        profile = sample.target_profile
         tally = self.tallies.get(result.system)
         if tally is None:
             tally = self.tallies[result.system] = _Tally()
-        tally.add(result, guard, attrs, sample.target_profile)
+        guard = leak_guard(item, self.domain)
+        tally.add(result, guard, self.slots.target(item, profile), profile)
 
     def stats(self) -> list[ValidityStats]:
         """One row per system in order of first appearance, then the OVERALL row."""
         overall = _Tally()  # every dialogue is one system's: the overall row is their sum
         for tally in self.tallies.values():
             overall.merge(tally)
-        rows = [tally.freeze(system, self.catalog) for system, tally in self.tallies.items()]
-        return [*rows, overall.freeze(OVERALL, self.catalog)]
+        names = self.slots.names
+        rows = [tally.freeze(name, self.catalog, names) for name, tally in self.tallies.items()]
+        return [*rows, overall.freeze(OVERALL, self.catalog, names)]
 
 
 def validity_stats(
     results: Iterable[DialogueResult],
     samples: Mapping[str, Sample] | SampleLookup,
     catalog: Catalog,
+    domain: Domain = MOVIES,
 ) -> list[ValidityStats]:
     """One row per system in order of first appearance, then the OVERALL row."""
-    counter = ValidityCounter(samples, catalog)
+    counter = ValidityCounter(samples, catalog, domain)
     for result in results:
         counter.add(result)
     return counter.stats()

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics import behaviour_text as bt
 from macrs_sim.analysis.metrics.behaviour import SYSTEM_CHECKS, USER_CHECKS
+from macrs_sim.analysis.metrics.slots import DomainSlots
+from macrs_sim.data.domain import MOVIES, Domain
 
 Counts = Mapping[str, tuple[int, int]]  # 'user_echo' -> (turns failing, turns checked)
 WARN_SHARE = 0.2  # more than this share of echoing or refusing turns draws a warning
@@ -17,7 +19,7 @@ _USER_HEADERS = ["Echo", "Refusal", "Repeat", "Empty", "Truncated", "Instr. echo
 _USER_HEADERS += ["Profile dump", "Off-profile"]
 _SYSTEM_HEADERS = ["Echo", "Refusal", "Repeat", "Empty", "Truncated"]
 
-DEFINITIONS = (
+_DEFINITIONS = (
     "*Echo*: a turn whose text repeats the other side's previous turn (the user's reply vs "
     "the system turn it answers; the system turn vs the user turn before it). *Repeat*: a "
     "turn that repeats one of the same side's earlier turns. Both mean: at least "
@@ -31,12 +33,39 @@ DEFINITIONS = (
     f"{bt.INSTRUCTION_NGRAM} words of the simulator's prompt. *Profile dump*: a user turn "
     f"stating at least {bt.DUMP_MIN} features of the target profile and at least "
     f"{bt.DUMP_SHARE:.0%} of them (the prompt asks for one or two at a time). *Off-profile*: "
-    "asked about genre or era, the user names genres (or a decade or year) and none of the "
-    "target's. Each share counts over the turns the check applies to: user checks over every "
+    "{off_profile}. Each share counts over the turns the check applies to: user checks over every "
     "user turn with the opening, but echo and off-profile over replies and repeat over turns "
     "after the first of that side. Column names in validity.csv: user_echo_share, "
     "system_refusal_share, ... with the counts in user_echo and user_echo_turns."
 )
+_FILM_OFF_PROFILE = (
+    "asked about genre or era, the user names genres (or a decade or year) and none of the target's"
+)
+
+
+def behaviour_definitions(domain: Domain = MOVIES) -> str:
+    """The checks' definitions, off-profile in the terms of the domain's slots."""
+    if domain.layout == "films":
+        return _DEFINITIONS.replace("{off_profile}", _FILM_OFF_PROFILE)
+    said = (
+        f"asked about its {slots_or(domain)}, the user names values of it that some "
+        f"{domain.noun} of the catalog has and none of the target's"
+    )
+    return _DEFINITIONS.replace("{off_profile}", said)
+
+
+def slots_or(domain: Domain) -> str:
+    """The domain's attribute slots as a list ending in "or": "category, brand or price"."""
+    return " or ".join(", ".join(DomainSlots(domain).names[:-1]).rsplit(", ", 1))
+
+
+def off_profile_title(domain: Domain) -> str:
+    """The viewer's off-profile badge title for a run of another domain than films (the
+    viewer's own says "a genre or era the target does not have")."""
+    return f"off-profile: a {slots_or(domain)} the target does not have"
+
+
+DEFINITIONS = behaviour_definitions()  # films'
 
 
 def behaviour_columns(counts: Counts) -> dict[str, object]:

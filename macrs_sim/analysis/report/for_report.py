@@ -7,6 +7,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from macrs_sim.analysis.metrics.validity import ValidityCounter
+from macrs_sim.analysis.runs.domain import run_domain
 from macrs_sim.analysis.runs.load import RunData, SampleReader, load_run
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import MacrsSimError
@@ -30,7 +31,8 @@ def load_for_report(path: Path, catalog: Catalog | None) -> RunData:
                 return
             if not counters:  # opened once load_run has checked the store's pages
                 samples = opened.enter_context(RunStore.open(store_path, check=False))
-                counters.append(ValidityCounter(SampleReader(samples), catalog))
+                domain = run_domain(samples.all_meta())
+                counters.append(ValidityCounter(SampleReader(samples), catalog, domain))
             try:
                 counters[0].add(result)
             except MacrsSimError as err:
@@ -41,7 +43,7 @@ def load_for_report(path: Path, catalog: Catalog | None) -> RunData:
         run.validity = failed[0]
         return run
     if not counters:  # no dialogue: the counts of nothing
-        counters.append(ValidityCounter({}, catalog))
+        counters.append(ValidityCounter({}, catalog, run.domain))
     stats = counters[0].stats()
     *systems, overall = stats
     run.validity = stats

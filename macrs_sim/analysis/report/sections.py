@@ -117,7 +117,7 @@ def _run_validity(run: RunData, cmp: Comparison, catalog: Catalog) -> list[Valid
         return list(run.validity)
     results = cmp.results.of_run(run, cmp.results.labels[cmp.runs.index(run)])
     with run.sample_reader() as samples:
-        stats = validity_stats(results, samples, catalog)
+        stats = validity_stats(results, samples, catalog, run.domain)
     if len(cmp.runs) > 1:
         return [s for s in stats if s.system != "all"]
     *systems, overall = stats

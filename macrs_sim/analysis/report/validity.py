@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from macrs_sim.analysis.markdown import markdown_table
+from macrs_sim.analysis.metrics.slots import DomainSlots
 from macrs_sim.analysis.metrics.validity import (
     METHODS,
     OVERALL,
@@ -16,10 +17,8 @@ from macrs_sim.analysis.metrics.validity import (
     ValidityStats,
 )
 from macrs_sim.analysis.report.behaviour import (
-    DEFINITIONS as BEHAVIOUR_DEFINITIONS,
-)
-from macrs_sim.analysis.report.behaviour import (
     behaviour_columns,
+    behaviour_definitions,
     behaviour_tables,
     summed,
     warnings,
@@ -46,10 +45,9 @@ _DEFINITIONS = (
     "(the guard then regenerated or redacted it). *Leak after*: user turns, other than ones "
     "accepting a recommendation of the target, whose kept text still names the target's "
     "title, rechecked here with the leak guard (expected 0). *Answer share*: turns with act "
-    '"ask" whose reply gives a value for at least one slot the question is about (genre, era, '
-    'theme, people; "open" when none is recognised; theme and open count a true attribute of '
-    "the target, any genre or any era). *Usable reasons*: rejections (a turn recommending "
-    "items the user did not accept) whose reply names a true genre, decade or keyword of the "
+    '"ask" whose reply gives a value for at least one slot the question is about ({slots}). '
+    "*Usable reasons*: rejections (a turn recommending "
+    "items the user did not accept) whose reply names {reasons} of the "
     "target. *Ungrounded share*: recommended titles (turn items and final lists) that matched "
     "no catalog item; *grounding methods* counts those titles by how they matched: exact, "
     "normalized (same words and numbers, a title part or a known alias), fuzzy (spelling "
@@ -73,9 +71,42 @@ def ambiguous_meaning(domain: Domain) -> str:
     )
 
 
+_FILM_SLOTS = (
+    'genre, era, theme, people; "open" when none is recognised; theme and open count a true '
+    "attribute of the target, any genre or any era"
+)
+_FILM_REASONS = "a true genre, decade or keyword"
+
+
+def _slot_words(domain: Domain) -> tuple[str, str]:
+    """The slots' sentence and what a usable reason names, for the domain's slots."""
+    if domain.layout == "films":
+        return _FILM_SLOTS, _FILM_REASONS
+    names = DomainSlots(domain).names[:-1]
+    worded = next(((h.answers[0], h.label) for h in domain.hints if h.answers), None)
+    words = f', a word such as "{worded[0]}" for the {worded[1]}' if worded else ""
+    slots = (
+        f'{", ".join(names)}; "open" when none is recognised; a slot counts a value some '
+        f"{domain.noun} of the catalog has for it{words}, or no preference; open counts a "
+        "true attribute of the target or any such value"
+    )
+    dated = ["decade"] if domain.words()["with_years"] else []  # titles with years: games
+    return slots, f"a true {', '.join([*names, *dated])} or keyword"
+
+
 def definitions(domain: Domain = MOVIES) -> str:
     """The section's definitions in the words of the run's domain (films: as ever)."""
-    return _DEFINITIONS.format(ambiguous=ambiguous_meaning(domain), none=NONE_MARK)
+    slots, reasons = _slot_words(domain)
+    return _DEFINITIONS.format(
+        ambiguous=ambiguous_meaning(domain), none=NONE_MARK, slots=slots, reasons=reasons
+    )
+
+
+def slot_names(stats: Sequence[ValidityStats]) -> list[str]:
+    """The slots of the rows, in their order (films: SLOTS); rows of several domains' runs
+    shown together give each of theirs."""
+    names = dict.fromkeys(name for s in stats for name in s.slot_counts)
+    return list(names) or list(SLOTS)
 
 
 def validity_frame(stats: Sequence[ValidityStats]) -> pd.DataFrame:
@@ -85,6 +116,7 @@ def validity_frame(stats: Sequence[ValidityStats]) -> pd.DataFrame:
     frame, an empty cell in a CSV), so the column type does not depend on the data.
     """
     rows: list[dict[str, object]] = []
+    slots = slot_names(stats)
     for s in stats:
         row: dict[str, object] = {
             "system": s.system,
@@ -114,9 +146,10 @@ def validity_frame(stats: Sequence[ValidityStats]) -> pd.DataFrame:
         row |= behaviour_columns(s.behaviour)
         row |= {f"method_{m}": s.methods.get(m, 0) for m in METHODS}
         row |= {f"fuzzy_{name}": (s.fuzzy_scores or {}).get(name) for name, _ in QUANTILES}
-        for slot in SLOTS:
+        for slot in slots:
             asked, answered = s.slot_counts.get(slot, (0, 0))
-            row |= {f"slot_{slot}_asked": asked, f"slot_{slot}_answered": answered}
+            key = slot.replace(" ", "_")
+            row |= {f"slot_{key}_asked": asked, f"slot_{key}_answered": answered}
         rows.append(row)
     frame = pd.DataFrame(rows)
     floats = [
@@ -172,8 +205,8 @@ def _audit_lines(stats: Sequence[ValidityStats]) -> list[str]:
     return lines
 
 
-def _slot_cells(s: ValidityStats) -> list[str]:
-    counts = [s.slot_counts.get(slot, (0, 0)) for slot in SLOTS]
+def _slot_cells(s: ValidityStats, slots: Sequence[str]) -> list[str]:
+    counts = [s.slot_counts.get(slot, (0, 0)) for slot in slots]
     return [s.system, *(percent(answered, asked) for asked, answered in counts)]
 
 
@@ -198,7 +231,8 @@ def render_validity_markdown(stats: Sequence[ValidityStats], domain: Domain = MO
     lines += markdown_table(headers, [_fuzzy_cells(s) for s in stats])
     lines += _audit_lines(stats)
     lines += ["", "Answers by the slot asked about (answered/asked):", ""]
-    lines += markdown_table(["System", *SLOTS], [_slot_cells(s) for s in stats])
+    slots = slot_names(stats)
+    lines += markdown_table(["System", *slots], [_slot_cells(s, slots) for s in stats])
     lines += behaviour_tables([(s.system, s.behaviour) for s in stats])
-    lines += ["", f"{definitions(domain)} {BEHAVIOUR_DEFINITIONS}"]
+    lines += ["", f"{definitions(domain)} {behaviour_definitions(domain)}"]
     return "\n".join(lines) + "\n"

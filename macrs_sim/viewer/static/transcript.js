@@ -116,11 +116,19 @@ var CHECK_TITLES = {
   off_profile: "off-profile: a genre or era the target does not have"
 };
 
+/* A run of another domain than films names its own words for a check (export's
+   run "check_titles": off-profile in its attributes). */
+function checkTitle(d, name) {
+  var run = (MV.index && MV.index.runs && MV.index.runs[d.run]) || {};
+  var own = run.check_titles || {};
+  return own[name] || CHECK_TITLES[name] || String(name);
+}
+
 function checkBadges(d, turn, side) {
   var found = (d.checks || []).filter(function (c) { return c.turn === turn && c.side === side; });
   if (!found.length) return null;
   return (found[0].checks || []).map(function (name) {
-    return el("span", {class: "badge check", title: CHECK_TITLES[name] || String(name)},
+    return el("span", {class: "badge check", title: checkTitle(d, name)},
       "⚠ " + String(name).replace(/_/g, " "));
   });
 }
