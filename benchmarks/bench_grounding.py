@@ -12,11 +12,16 @@ form, and one swap of neighbouring letters in the longest word of some titles.
 Other domains: tests/data/grounding/domains (hand-written products, businesses and games,
 adversarial cases), precision and recall per domain.
 
+Leak guard: the simulated user's title guard on tests/simulators/leak_cases.jsonl (shorter
+names that ground to the target both ways: main parts, subtitles, aliases, number spellings
+against other instalments, franchise names and everyday phrases), precision and recall of
+"names the target", beside a guard of the full title alone.
+
 Speed: a synthetic catalog (default 60,000 items: made-up words, sequels, subtitles,
 remakes) and a query mix as a model produces it: display titles, bare titles,
 decorated titles, misspellings, sequel numbers the catalog lacks, absent titles.
 
-    python benchmarks/bench_grounding.py [--items 60000] [--queries 20000] [--seed 7]
+    python benchmarks/bench_grounding.py [--items 60000] [--queries 20000] [--seed 7] [--quality]
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from macrs_sim.data.grounding.evaluate import (
     movielens_fixture,
 )
 from macrs_sim.protocol import Item
+from macrs_sim.simulators.leak_guard import LeakGuard
+from macrs_sim.simulators.target_profile import title_guard
 
 CASES = Path(__file__).resolve().parents[1] / "tests" / "data" / "grounding"
 SYLLABLES = [c + v for c in "bcdfghklmnprstvz" for v in ("a", "e", "i", "o", "u", "ai", "ou")]
@@ -81,6 +88,48 @@ def domain_quality() -> dict[str, object]:
             "by_category": {k: t.as_dict() for k, t in sorted(tallies.items())},
         }
     return out
+
+
+def _tally(outcomes: list[tuple[bool, bool]]) -> dict[str, object]:
+    """(predicted, truth) pairs -> precision and recall of "leaks"."""
+    tp = sum(p and t for p, t in outcomes)
+    fp = sum(p and not t for p, t in outcomes)
+    fn = sum(t and not p for p, t in outcomes)
+    return {
+        "cases": len(outcomes),
+        "precision": round(tp / (tp + fp), 3) if tp + fp else None,
+        "recall": round(tp / (tp + fn), 3) if tp + fn else None,
+        "false_positives": fp,
+        "false_negatives": fn,
+    }
+
+
+def leak_guard_quality() -> dict[str, object]:
+    """The simulator's title guard (target_profile.title_guard) on the hand-written
+    adversarial leak cases (tests/simulators/leak_cases.jsonl): shorter names that ground to
+    the target must be caught, other instalments, franchise names and everyday phrases must
+    not. "titles_only" is a guard of the full title alone, for comparison."""
+    path = CASES.parent.parent / "simulators" / "leak_cases.jsonl"
+    cases = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    guarded: list[tuple[bool, bool]] = []
+    plain: list[tuple[bool, bool]] = []
+    by_category: dict[str, list[tuple[bool, bool]]] = {}
+    mistakes: list[str] = []
+    for case in cases:
+        item = Item(item_id="t", title=case["target"], year=case["year"])
+        said, truth = case["text"], bool(case["leak"])
+        got = title_guard(item).leaks(said)
+        guarded.append((got, truth))
+        plain.append((LeakGuard(item.title).leaks(said), truth))
+        by_category.setdefault(case["category"], []).append((got, truth))
+        if got != truth:
+            mistakes.append(f"{case['target']}: {said!r} -> {got}")
+    return {
+        **_tally(guarded),
+        "mistakes": mistakes,
+        "titles_only": _tally(plain),
+        "by_category": {k: _tally(v) for k, v in sorted(by_category.items())},
+    }
 
 
 def word(rng: random.Random) -> str:
@@ -172,12 +221,15 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=60_000)
     parser.add_argument("--queries", type=int, default=24_000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--quality", action="store_true", help="skip the speed part")
     args = parser.parse_args()
-    result = {
+    result: dict[str, object] = {
         "quality": quality(),
         "domains": domain_quality(),
-        "speed": speed(args.items, args.queries, args.seed),
+        "leak_guard": leak_guard_quality(),
     }
+    if not args.quality:
+        result["speed"] = speed(args.items, args.queries, args.seed)
     print(json.dumps(result, indent=2))
 
 
