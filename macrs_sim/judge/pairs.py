@@ -15,7 +15,7 @@ from macrs_sim.agents.macrs.schemas import UserProfile
 from macrs_sim.errors import ConfigError, DataError
 from macrs_sim.judge.prompts import responder_prompt_name
 from macrs_sim.judge.schemas import JUDGMENT_EVENT, JudgePair, JudgeRecord
-from macrs_sim.prompts import PromptLibrary
+from macrs_sim.prompts import PromptLayout, PromptLibrary
 from macrs_sim.protocol import DialogueResult, DialogueState, Exchange
 from macrs_sim.store import STORE_FILE, RunStore
 
@@ -70,6 +70,28 @@ def check_prompts(meta: dict[str, str], prompts: PromptLibrary, acts: Iterable[s
                 f"prompt '{name}' is not the one the run used; "
                 "pass a PromptLibrary with the run's prompts_dir"
             )
+
+
+# The store meta key of each system's prompt layout (campaign/resume.py writes it; the same
+# name as analysis.runs.access.LAYOUT_META, which the judge may not import).
+LAYOUT_META = "prompt_layouts"
+
+
+def run_layouts(meta: dict[str, str]) -> dict[str, PromptLayout]:
+    """System name -> the layout its prompts used in the run; empty for an older run."""
+    raw = json.loads(meta.get(LAYOUT_META, "{}") or "{}")
+    if not isinstance(raw, dict):
+        raise DataError(f"run meta {LAYOUT_META!r} is not a JSON object")
+    return {str(k): v for k, v in raw.items() if v in ("paper", "chat")}
+
+
+def with_run_layouts(pairs: list[JudgePair], meta: dict[str, str]) -> list[JudgePair]:
+    """Each pair with the layout its system ran in, where the run recorded one."""
+    layouts = run_layouts(meta)
+    return [
+        p.model_copy(update={"layout": layouts[p.system]}) if p.system in layouts else p
+        for p in pairs
+    ]
 
 
 def store_path(run_dir: Path | str) -> Path:

@@ -34,7 +34,9 @@ def regenerate_request(pair: JudgePair) -> RespondRequest:
 
 
 def regenerate_messages(prompts: PromptLibrary, pair: JudgePair) -> list[LLMMessage]:
-    template = prompts.get(responder_prompt_name(pair.act))
+    """In the layout the run used for the pair's system (`pair.layout`), else the library's."""
+    library = prompts.with_layout(pair.layout) if pair.layout else prompts
+    template = library.get(responder_prompt_name(pair.act))
     return responder_messages(template, regenerate_request(pair))
 
 

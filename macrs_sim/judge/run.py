@@ -16,7 +16,13 @@ from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.macrs.messages import CandidateReply
 from macrs_sim.agents.macrs.schemas import RecommendOutput
-from macrs_sim.judge.pairs import check_prompts, find_pairs, read_judgments, store_path
+from macrs_sim.judge.pairs import (
+    check_prompts,
+    find_pairs,
+    read_judgments,
+    store_path,
+    with_run_layouts,
+)
 from macrs_sim.judge.prompts import JUDGE_PROMPT, judge_messages, regenerate_messages
 from macrs_sim.judge.schemas import (
     JUDGE_SYSTEM,
@@ -117,14 +123,18 @@ async def judge_run(
     """Judge the run's first `max_pairs` pairs (all if None), skipping those already judged
     without error; returns the records made by this call, in pair order.
 
-    `client` judges. `regenerate_clients` maps a system name to the client that regenerates
-    its responses (default: `client`): pass each system's own model, at the run's temperature,
-    so the counterfactual differs from the stored response only by the missing suggestion.
+    Each counterfactual is regenerated in the prompt layout the run used for its system (the
+    store's "prompt_layouts"; `prompts`' own layout for a run that did not record one), and the
+    record keeps that layout. `client` judges. `regenerate_clients` maps a system name to the
+    client that regenerates its responses (default: `client`): pass each system's own model,
+    at the run's temperature, so the counterfactual differs from the stored response only by
+    the missing suggestion.
     Call records go to `call_log`, else to the log of any `AccountingClient` given.
     """
     with RunStore.open(store_path(run_dir)) as store:
-        pairs = find_pairs(store.read_results())[:max_pairs]
-        check_prompts(store.all_meta(), prompts, {p.act for p in pairs})
+        meta = store.all_meta()
+        pairs = with_run_layouts(find_pairs(store.read_results())[:max_pairs], meta)
+        check_prompts(meta, prompts, {p.act for p in pairs})
         prompts.get(JUDGE_PROMPT)  # a missing judge template fails before any call
         done = {r.key for r in read_judgments(store) if r.error is None}
         regenerators = dict(regenerate_clients or {})

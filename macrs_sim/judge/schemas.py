@@ -21,6 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from macrs_sim.agents.macrs.schemas import UserProfile
+from macrs_sim.prompts import PromptLayout
 from macrs_sim.protocol import Utterance
 
 Choice = Literal["A", "B", "tie"]
@@ -82,6 +83,9 @@ class JudgedTurn(BaseModel):
     suggestion: str
     with_suggestion: str
     with_item_title: str | None = None
+    # Where the run's prompts put the dialogue for this system (the run's "prompt_layouts"):
+    # the counterfactual is regenerated in the same layout. None: a run that did not record it.
+    layout: PromptLayout | None = None
 
     @property
     def key(self) -> tuple[str, int]:
