@@ -11,6 +11,7 @@ from macrs_sim.cli.chat import add_chat_command
 from macrs_sim.cli.data import add_data_commands
 from macrs_sim.cli.models import add_model_commands
 from macrs_sim.cli.parser import CliParser
+from macrs_sim.cli.realism import add_realism_command
 from macrs_sim.cli.run import add_run_command
 from macrs_sim.cli.serve import add_serve_commands
 from macrs_sim.cli.view import add_view_command
@@ -24,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     add_run_command(sub)
     add_analysis_commands(sub)
+    add_realism_command(sub)
     add_model_commands(sub)
     add_data_commands(sub)
     add_serve_commands(sub)
