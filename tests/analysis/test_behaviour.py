@@ -178,7 +178,9 @@ def test_instruction_echo_needs_six_words_of_the_prompt() -> None:
 
 def test_profile_dump_threshold() -> None:
     six = ("a1", "b2", "c3", "d4", "e5", "f6")
-    assert bt.is_profile_dump("a1 b2 c3", six)  # 3 of 6: at least 3 and half
+    assert not bt.is_profile_dump("a1 b2 c3", six)  # 3 of 6: half is not more than half
+    assert bt.is_profile_dump("a1 b2 c3 d4", six)  # 4 of 6
+    assert bt.is_profile_dump("a1 b2 c3", six[:5])  # 3 of 5
     assert not bt.is_profile_dump("a1 b2 c3", (*six, "g7"))  # 3 of 7: under half
     assert not bt.is_profile_dump("a1 b2", ("a1", "b2"))  # all, but only 2
     assert bt.features_stated("Directed by Chuck Russell", ("director: Chuck Russell",)) == 1

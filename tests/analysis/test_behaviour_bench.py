@@ -18,11 +18,11 @@ def test_scores_on_the_labelled_set() -> None:
     cases = json.loads(bench.CASES.read_text(encoding="utf-8"))["cases"]
     scores = bench.score(cases)
     assert {k: (v["cases"], v["tp"], v["fp"], v["fn"]) for k, v in scores.items()} == {
-        "echo": (13, 5, 0, 1),
-        "refusal": (16, 8, 0, 1),
+        "echo": (18, 7, 0, 1),
+        "refusal": (25, 11, 0, 1),
         "repeat": (7, 4, 0, 0),
-        "instruction_echo": (8, 4, 0, 0),
-        "profile_dump": (6, 3, 0, 0),
+        "instruction_echo": (11, 5, 0, 0),
+        "profile_dump": (12, 4, 0, 0),
         "off_profile": (9, 3, 1, 0),
         "truncated": (8, 2, 1, 0),
         "empty": (4, 2, 0, 0),
