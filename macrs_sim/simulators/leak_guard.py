@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.data.grounding import normalize_title
@@ -85,6 +86,7 @@ def fold_text(text: str) -> str:
     return fold(text)[0]
 
 
+@lru_cache(maxsize=4096)  # a target's guard is built for its profile, opening and each system
 def name_pattern(
     name: str, *, initials: bool = False, alone: bool = False, numbers: bool = True
 ) -> re.Pattern[str] | None:
