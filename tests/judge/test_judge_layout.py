@@ -44,7 +44,7 @@ async def _chat_layout_run(tmp_path: Path, catalog: Catalog, seen: Captured) -> 
             "model": {"backend": "scripted"},
             "prompt_layout": "chat",
             "data": {"catalog": str(path), "history_len": 3, "min_history": 1, "n_samples": 1},
-            "protocol": {"max_turns": 5, "final_list_k": 5},
+            "protocol": {"max_turns": 3, "final_list_k": 3},
             "systems": [{"name": "MACRS", "kind": "macrs"}],
         }
     )
