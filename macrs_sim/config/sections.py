@@ -152,6 +152,11 @@ class SimulatorConfig(BaseModel):
     model: ModelConfig | None = Field(
         default=None, description="The simulated user's model; the scenario's [model] when absent."
     )
+    # A human corpus file (ReDial's *_data.jsonl or the turns form): the report then holds
+    # the realism section, these simulated users beside its seekers (analysis/realism/).
+    reference_corpus: str | None = Field(
+        default=None, description="Human corpus file the report compares the users with."
+    )
 
 
 class SystemEntry(BaseModel):

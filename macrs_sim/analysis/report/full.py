@@ -27,6 +27,7 @@ from macrs_sim.analysis.metrics.cost import render_cost_tables, run_prices
 from macrs_sim.analysis.metrics.outcomes import metrics_frame, metrics_from_dialogues
 from macrs_sim.analysis.metrics.table1 import render_table1_markdown, table1
 from macrs_sim.analysis.metrics.usage import render_usage_markdown, usage_table
+from macrs_sim.analysis.realism.section import realism_section
 from macrs_sim.analysis.report.alike import RunGroup, differences, group_runs, refusal
 from macrs_sim.analysis.report.sections import (
     case_study_section,
@@ -218,6 +219,7 @@ def _write_report(
     md += [*_figures(cmp, out, tables), "", *_transitions(cmp, out, tables)]
     md += ["", judge_section(cmp, tables), validity_section(cmp, out, catalog_for)]
     per_turn = calls.table(["system", "turn"], turns_only=True)
+    md += realism_section(runs, out, catalog_for)
     md += [render_cost_tables(calls.table(["system"]), calls.table(["system", "role"]), per_turn,
                               prices)]  # fmt: skip
     for by in (["system"], ["system", "role"], ["system", "turn"]):
