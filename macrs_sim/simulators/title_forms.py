@@ -75,4 +75,6 @@ def grounded_forms(item: Item) -> list[str]:
             for c in dict.fromkeys(candidates)
             if normalize_title(c) not in full and grounder.ground(c).item_id == item.item_id
         ]
-    return kept + [f for n in names for f in numbered_forms(n) if f not in kept]
+    forms = kept + [f for n in names for f in numbered_forms(n) if f not in kept]
+    # A number alone ("2001" of "2001: A Space Odyssey") is a year as often as a name.
+    return [f for f in forms if any(c.isalpha() for c in f)]
