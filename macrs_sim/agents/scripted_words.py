@@ -14,5 +14,5 @@ def ask_line(domain: Domain = MOVIES) -> str:
 
 
 def chat_line(domain: Domain = MOVIES) -> str:
-    detail = "with a memorable soundtrack" if domain.name == MOVIES.name else "done well"
+    detail = "with a memorable soundtrack" if domain.layout == "films" else "done well"
     return f"I love {domain.synonym_plural} {detail}."

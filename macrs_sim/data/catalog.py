@@ -105,7 +105,7 @@ class Catalog:
         """
         item = self[item_id]
         parts = [item.display_title, ", ".join(item.categories)]
-        if domain.name == MOVIES.name:
+        if domain.layout == "films":
             parts += [f"directed by {item.director}"] if item.director else []
             parts += ["starring " + ", ".join(item.cast)] if item.cast else []
         else:
@@ -113,7 +113,7 @@ class Catalog:
         if item.keywords:
             parts.append("keywords: " + ", ".join(item.keywords))
         if item.description:
-            plot = "plot" if domain.name == MOVIES.name else "description"
+            plot = "plot" if domain.layout == "films" else "description"
             parts.append(f"{plot}: {item.description}")
         return "; ".join(parts)
 

@@ -88,9 +88,12 @@ class Domain:
     # are worded from the nouns and hints (data/domain_words.py).
     phrases: Phrases = ()
     # How the package lays out and words this domain's items, wherever films differ:
-    # "films", the MACRS paper's (the report's question slots are genre, era, theme and
-    # people), or "attributes", from the hints and the item's named attributes. A
-    # film-like plugin domain (TV shows) may take films' layout under its own name.
+    # "films", the MACRS paper's (a description says "directed by", "starring", "plot";
+    # genre, decade, director and cast are the attribute patterns; the SQL catalog has
+    # films' columns and item_genres; the report's question slots are genre, era, theme
+    # and people), or "attributes", from the hints and the item's named attributes. No
+    # code asks a domain's name: a film-like plugin domain (TV shows) takes films' layout
+    # by saying so, and one that is named "movies" but says nothing takes the attributes'.
     layout: Literal["films", "attributes"] = "attributes"
 
     def __post_init__(self) -> None:

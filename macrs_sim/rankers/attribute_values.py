@@ -57,7 +57,7 @@ def _attribute(name: str) -> Values:
 
 def domain_patterns(domain: Domain) -> Mapping[str, Values]:
     """The patterns of `domain`'s items by name, in the order tables are made."""
-    if domain.name == MOVIES.name:
+    if domain.layout == "films":
         return _PATTERNS
     out: dict[str, Values] = {domain.category_label: lambda item: _clean(item.categories)}
     for hint in domain.hints:

@@ -17,11 +17,11 @@ from macrs_sim.data.dataset import Dataset
 from macrs_sim.data.domain import Domain
 from macrs_sim.protocol import Item
 from macrs_sim.tools.schema import (
-    FILM_SCHEMA,
     FIXED_COLUMNS,
     CatalogSchema,
     Column,
     domain_schema,
+    film_schema,
     is_film,
     sql_name,
 )
@@ -33,7 +33,7 @@ _UNSAFE = re.compile(r"[^a-z0-9_]+")
 def catalog_schema(dataset: Dataset) -> CatalogSchema:
     """The schema of `dataset`'s catalog database: films' own, or one from its attributes."""
     if is_film(dataset.domain):
-        return FILM_SCHEMA
+        return film_schema(dataset.domain)
     columns = attribute_columns(dataset.catalog)
     return domain_schema(dataset.domain, columns, example(columns, dataset.domain, dataset.catalog))
 

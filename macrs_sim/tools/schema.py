@@ -29,11 +29,13 @@ from macrs_sim.errors import DataError
 from macrs_sim.protocol import Record
 
 SCHEMA_KEY = "catalog_schema"
+FILM_CATEGORY_TABLE = "item_genres"  # films' category table; every other layout's: item_categories
 _INTERACTIONS = "interactions(user_id TEXT, item_id TEXT, rating REAL, timestamp INTEGER)"
 
 
 def is_film(domain: Domain) -> bool:
-    return domain.name == MOVIES.name
+    """Whether the domain's items take films' layout (`Domain.layout`), whatever its name."""
+    return domain.layout == "films"
 
 
 @functools.cache
@@ -76,7 +78,8 @@ class CatalogSchema(Record):
 
     @property
     def film(self) -> bool:
-        return self.domain == MOVIES.name
+        """Films' layout (their columns and item_genres), whatever the domain's name."""
+        return self.category_table == FILM_CATEGORY_TABLE
 
     @property
     def attribute_columns(self) -> tuple[Column, ...]:
@@ -115,10 +118,18 @@ FILM_SCHEMA = CatalogSchema(
         Column(name="director", type="TEXT", attribute="director"),
         Column(name="cast", type="TEXT", json_list=True, attribute="cast"),
     ),  # fmt: skip
-    category_table="item_genres",
+    category_table=FILM_CATEGORY_TABLE,
     category_column="genre",
     example="director LIKE '%Mann%' AND year > 1990",
 )
+
+
+def film_schema(domain: Domain) -> CatalogSchema:
+    """Films' schema in a film-layout domain's words (films' own for films)."""
+    words = {"domain": domain.name, "noun": domain.noun, "category_label": domain.category_label}
+    return FILM_SCHEMA.model_copy(update=words)
+
+
 # The columns of a non-film items table besides its attributes (an attribute named like
 # one of them gets a suffix).
 FIXED_COLUMNS = frozenset(c.name for c in _fixed("categories", "description"))

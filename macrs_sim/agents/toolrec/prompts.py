@@ -45,7 +45,7 @@ def render_item(catalog: Catalog, item_id: str, domain: Domain = MOVIES) -> str:
     parts = [f"{item_id}: {item.display_title}"]
     if item.genres:
         parts.append(", ".join(item.genres))
-    if domain.name != MOVIES.name:
+    if domain.layout != "films":
         for hint in (h for h in domain.hints if h.name != "categories"):
             if values := item.attribute(hint.name):
                 label = plural_of(hint.label) if len(values) > 1 else hint.label

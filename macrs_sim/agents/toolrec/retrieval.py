@@ -60,7 +60,7 @@ def _as_set(values: Values) -> ValueSet:
 
 def attribute_values(domain: Domain = MOVIES) -> Mapping[str, ValueSet]:
     """The attributes of `domain`'s items by name: films' own, else the domain's patterns."""
-    if domain.name == MOVIES.name:
+    if domain.layout == "films":
         return ATTRIBUTE_VALUES
     return {name: _as_set(values) for name, values in domain_patterns(domain).items()}
 

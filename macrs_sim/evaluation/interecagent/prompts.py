@@ -54,7 +54,7 @@ def target_info(item: Item, domain: Domain = MOVIES) -> str:
 
 
 def _attribute_parts(item: Item, domain: Domain) -> list[str]:
-    if domain.name != MOVIES.name:
+    if domain.layout != "films":
         return [f"{label}: {', '.join(values)}" for label, values in labelled(item, domain)]
     people = [f"directed by {item.director}"] if item.director else []
     return people + (["starring " + ", ".join(item.cast[:CAST_SHOWN])] if item.cast else [])
