@@ -71,15 +71,39 @@ def _histories(groups: dict[str, list[str]], rng: random.Random) -> list[list[st
     return out
 
 
+# What a reviewer says, by star rating: (opening, summary), in the product's own words.
+SAYS = {5: ("I love this {what}.", "Love this {what}"),
+        4: ("Good {what}, it does what it says.", "Good {what}"),
+        3: ("The {what} is okay, nothing special.", "Just okay")}  # fmt: skip
+DETAIL = {"Skin Care": "It left my skin soft and calm.", "Hair Care": "My hair feels healthier after a week.",
+          "Makeup": "The colour lasts all day without smudging."}  # fmt: skip
+# Amazon's automatic headlines, which RecMind's review summarisation leaves out.
+STARS = {3: "Three Stars", 4: "Four Stars", 5: "Five Stars"}
+
+
+def _review(stars: int, category: str, name: str, n: int) -> tuple[str, str]:
+    """(text, summary) of a review, from its stars and product; every fourth has Amazon's
+    automatic headline instead of the reviewer's own (no random draw: the rest stays)."""
+    what = name.split(",")[0].lower()
+    opening, summary = (part.format(what=what) for part in SAYS[stars])
+    text = (
+        f"{opening} {DETAIL[category]} I would buy it again."
+        if stars > 3
+        else f"{opening} {DETAIL[category]}"
+    )
+    return text, STARS[stars] if n % 4 == 3 else summary
+
+
 def amazon(rng: random.Random) -> None:
     folder = HERE / "amazon-2018"
     folder.mkdir(exist_ok=True)
-    groups, meta = {}, []
+    groups, meta, about = {}, [], {}
     for c, (category, products) in enumerate(PRODUCTS.items()):
         groups[category] = []
         for n, (brand, name) in enumerate(products):
             asin = f"B0EX{c}{n:05d}"
             groups[category].append(asin)
+            about[asin] = (category, name)
             meta.append({"category": ["All Beauty", category], "description": [f"{name} by {brand}."],
                          "title": f"{brand} {name}", "brand": brand, "feature": ["Made up for the example"],
                          "main_cat": "All Beauty", "price": f"${rng.randint(4, 60)}.{rng.randint(0, 99):02d}",
@@ -87,10 +111,12 @@ def amazon(rng: random.Random) -> None:
     reviews = []
     for u, items in enumerate(_histories(groups, rng)):
         for k, asin in enumerate(items):
-            reviews.append({"overall": float(rng.randint(3, 5)), "verified": True,
+            stars = rng.randint(3, 5)
+            text, summary = _review(stars, *about[asin], u + k)
+            reviews.append({"overall": float(stars), "verified": True,
                             "reviewerID": f"AEXUSER{u:04d}", "asin": asin,
                             "unixReviewTime": 1_500_000_000 + u * 10_000_000 + k * 86_400,
-                            "reviewText": "Works as described.", "summary": "Nice"})  # fmt: skip
+                            "reviewText": text, "summary": summary})  # fmt: skip
     _write_gz(folder / "meta_All_Beauty.json.gz", [json.dumps(m) for m in meta])
     _write_gz(folder / "All_Beauty_5.json.gz", [json.dumps(r) for r in reviews])
 

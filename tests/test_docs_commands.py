@@ -40,6 +40,7 @@ SKIP: dict[str, str] = {
     "macrs-sim eval interecagent one-turn data/": "needs MovieLens and the reader's server",
     "macrs-sim eval interecagent one-turn demo": "trains SASRec and runs the embedded model",
     "macrs-sim eval recmind rating data/": "needs MovieLens and the reader's server",
+    "macrs-sim eval recmind summary data/": "needs an Amazon download kept with --keep-text",
     "macrs-sim models train sasrec data/": "needs MovieLens; 50 epochs of SASRec",
     "macrs-sim models train itemcf demo --sample-set samples/demo.jsonl": (
         "needs samples/demo.jsonl, which no docs command builds"

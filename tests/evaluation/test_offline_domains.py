@@ -1,12 +1,14 @@
 """Each paper's offline protocol on its own kind of data (the example downloads in
-examples/, prepared by their loaders), on the scripted backend: RecMind's four tasks on
-Amazon products, ToolRec's on Yelp restaurants and Amazon products, InteRecAgent's one-turn
-retrieval on Steam games and Amazon products. Each writes its tables and reports no errored
+examples/, prepared by their loaders), on the scripted backend: RecMind's five tasks on
+Amazon products (review summarisation from a database kept with --keep-text), ToolRec's on
+Yelp restaurants and Amazon products, InteRecAgent's one-turn retrieval on Steam games and
+Amazon products. Each writes its tables and reports no errored
 question; the numbers themselves are the scripted double's and mean nothing."""
 
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -52,6 +54,28 @@ def test_recmind_tasks_on_amazon(task: str, db: dict[str, str], tmp_path: Path) 
     got = rows(tmp_path / "out" / "results.csv")
     assert [r["prompting"] for r in got] == ["zero-shot", "few-shot"]
     assert all(r["errors"] == "0" for r in got)
+
+
+def test_recmind_review_summary_on_amazon_kept_with_text(tmp_path: Path) -> None:
+    """App. B.1 on the example download prepared with --keep-text: every answer read, its
+    reference the reviewer's own headline (Amazon's automatic "Five Stars" left out)."""
+    spec = dataset_spec("amazon")
+    db = tmp_path / "amazon-text.sqlite"
+    spec.loader()(SOURCES["amazon"], db, spec.options(keep_text=True), overwrite=False)
+    out = str(tmp_path / "out")
+    argv = ["eval", "recmind", "summary", str(db), "--model", "scripted", "--users", "5",
+            "--solver", "direct,recmind-cot", "--no-progress", "--out", out]  # fmt: skip
+    assert main(argv) == 0
+    got = rows(tmp_path / "out" / "results.csv")
+    assert [(r["solver"], r["prompting"]) for r in got] == [
+        ("direct", "zero-shot"), ("direct", "few-shot"),
+        ("recmind-cot", "zero-shot"), ("recmind-cot", "few-shot"),
+    ]  # fmt: skip
+    assert all(r["errors"] == "0" and r["n"] == "5" for r in got)
+    assert all(float(r["ROUGE-1"]) > 0 for r in got if r["solver"] == "direct")
+    lines = (tmp_path / "out" / "answers.jsonl").read_text().splitlines()
+    references = {json.loads(line)["reference"] for line in lines}
+    assert references and not any(r.endswith(("Stars", "Star")) for r in references)
 
 
 @pytest.mark.parametrize("kind", ["yelp", "amazon"])

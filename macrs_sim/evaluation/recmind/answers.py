@@ -33,6 +33,9 @@ _SEPARATOR = re.compile(
     r"|\s+[-–—•*]\s+",  # "A - B", "A • B"
     re.IGNORECASE,
 )
+# "Summary: ..." / "Title - ...": a label a model may put before its summary.
+_LABEL = re.compile(r"^\s*(?:summary|title|headline)\s*[:\-–]\s*", re.IGNORECASE)
+_QUOTES = "\"'“”‘’`"
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 _EDGE = " \t\"'`[](){}<>.,;:*"
 # What may wrap a whole title: never its year's brackets.
@@ -185,3 +188,13 @@ def parse_explanation(answer: str) -> str | None:
     """The explanation text; None when the answer is empty."""
     text = answer.strip()
     return text or None
+
+
+def parse_summary(answer: str) -> str | None:
+    """The summary: the answer's first non-empty line without a "Summary:" label or the
+    quotes around it; None when nothing is left."""
+    for line in answer.splitlines():
+        text = _LABEL.sub("", line.strip(), count=1).strip().strip(_QUOTES).strip()
+        if text:
+            return text
+    return None

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from macrs_sim.data.splits import Interactions, leave_one_out
 from macrs_sim.errors import ConfigError
+from macrs_sim.evaluation.recmind.reviews import Review
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,10 @@ class TaskCase:
     target_rating: float | None
     # The target plus sampled negatives, in the order shown (empty for rating, explanation).
     candidates: tuple[str, ...] = ()
+    # Review summarisation: the held-out interaction's review (its text is the question,
+    # its summary the reference) and the visible history's reviews (few-shot examples).
+    review: Review | None = None
+    history_reviews: tuple[Review | None, ...] = ()
 
 
 def sample_candidates(
@@ -53,6 +58,13 @@ def _ratings_of(
     return found if len(found) == length else (None,) * length
 
 
+def _reviews_of(
+    reviews: Mapping[str, Sequence[Review | None]] | None, user: str, length: int
+) -> tuple[Review | None, ...]:
+    found = tuple(reviews.get(user, ())) if reviews is not None else ()
+    return found if len(found) == length else (None,) * length
+
+
 def build_cases(
     data: Interactions,
     *,
@@ -61,24 +73,30 @@ def build_cases(
     n_candidates: int = 0,
     ratings: Mapping[str, Sequence[float | None]] | None = None,
     need_rating: bool = False,
+    reviews: Mapping[str, Sequence[Review | None]] | None = None,
 ) -> list[TaskCase]:
     """Up to `n_users` leave-one-out test cases, sampled with `seed`, ordered by user id.
 
     `ratings` holds each user's ratings aligned with `data.sequences`. With `need_rating`,
-    only users whose held-out interaction has a rating are eligible. `n_candidates` > 0
-    gives each case a candidate list of that size.
+    only users whose held-out interaction has a rating are eligible. `reviews` (aligned
+    the same way) is for review summarisation: only users whose held-out review is usable
+    (text, and a summary of the reviewer's own) are eligible. `n_candidates` > 0 gives each
+    case a candidate list of that size.
     """
     ids = data.item_ids
     eligible = []
     for case in leave_one_out(data).test:
         seq = data.sequences[case.user_id]
         rated = _ratings_of(ratings, case.user_id, len(seq))
+        said = _reviews_of(reviews, case.user_id, len(seq))
         if need_rating and rated[-1] is None:
             continue
-        eligible.append((case.user_id, tuple(ids[i] for i in seq), rated))
+        if reviews is not None and (said[-1] is None or not said[-1].usable):
+            continue
+        eligible.append((case.user_id, tuple(ids[i] for i in seq), rated, said))
     picked = sorted(random.Random(seed).sample(eligible, min(n_users, len(eligible))))
     cases = []
-    for user, items, rated in picked:
+    for user, items, rated, said in picked:
         candidates: tuple[str, ...] = ()
         if n_candidates > 0:
             rng = random.Random(f"{seed}|{user}")
@@ -89,5 +107,7 @@ def build_cases(
                     f"--candidates {n_candidates}: user {user!r} has {err}; "
                     "expected a smaller candidate list"
                 ) from None
-        cases.append(TaskCase(user, items[:-1], rated[:-1], items[-1], rated[-1], candidates))
+        review = said[-1] if reviews is not None else None
+        cases.append(TaskCase(user, items[:-1], rated[:-1], items[-1], rated[-1], candidates,
+                              review, said[:-1] if reviews is not None else ()))  # fmt: skip
     return cases

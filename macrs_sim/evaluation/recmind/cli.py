@@ -159,9 +159,15 @@ def add_recmind_eval(ev: argparse._SubParsersAction[Any]) -> None:
     """`eval recmind` (in the `eval` group of the command line)."""
     from macrs_sim.evaluation.recmind.tasks import TASKS
 
-    p = ev.add_parser("recmind", help="RecMind's tasks: rating, direct, sequential, explanation")
+    p = ev.add_parser(
+        "recmind", help="RecMind's tasks: rating, direct, sequential, explanation, summary"
+    )
     p.add_argument("task", choices=TASKS, help="which task (paper §4)")
-    p.add_argument("dataset", help="'demo' or a prepared database (rating needs ratings)")
+    p.add_argument(
+        "dataset",
+        help="'demo' or a prepared database (rating needs ratings, "
+        "summary review text: data prepare amazon ... --keep-text)",
+    )
     p.add_argument("--solver", default="direct", help="comma list: direct, recmind-cot, "
                    "recmind-tot-bfs, recmind-tot-dfs, recmind-si; for direct and sequential "
                    "also trained rankers: ranker-popularity, ranker-itemcf, ranker-bpr, "

@@ -1,8 +1,8 @@
 """`eval recmind TASK DATASET`: every (solver, prompting) run of one task, end to end.
 
-Everything that can be wrong (dataset, ratings, candidate list size, solver names, the
-RecMind agent's presence, the models) is checked before the first question, and files are
-written only after the last run: bad input costs nothing and leaves nothing behind.
+Everything that can be wrong (dataset, ratings, review text, candidate list size, solver
+names, the RecMind agent's presence, the models) is checked before the first question, and
+files are written only after the last run: bad input costs nothing and leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from macrs_sim.data.dataset import open_dataset
 from macrs_sim.data.domain import Domain
 from macrs_sim.data.splits import Interactions, interactions_of, with_visible_popularity
 from macrs_sim.errors import DataError
-from macrs_sim.evaluation.recmind.cases import build_cases
+from macrs_sim.evaluation.recmind.cases import TaskCase, build_cases
 from macrs_sim.evaluation.recmind.output import write_outputs
 from macrs_sim.evaluation.recmind.questions import QuestionSettings
 from macrs_sim.evaluation.recmind.ratings import Ratings, load_ratings
 from macrs_sim.evaluation.recmind.results import Answer, RunRow
+from macrs_sim.evaluation.recmind.reviews import read_reviews
 from macrs_sim.evaluation.recmind.run import TaskEnv, run_one
 from macrs_sim.evaluation.recmind.scripted import task_scripted_rules
 from macrs_sim.evaluation.recmind.settings import RANKING_TASKS, EvalSettings
@@ -56,6 +57,27 @@ def _rules(cfg: ModelConfig, titles: list[str], domain: Domain) -> dict[str, Rul
 
     return {**scripted_rules_of_all(titles, domain),
             **task_scripted_rules(titles, seed=cfg.seed, domain=domain)}  # fmt: skip
+
+
+# What a task's held-out interaction needs, for the line that says no user has it.
+_NEEDS = {"rating": "a rated last interaction and ",
+          "summary": "a last review with a summary of its own (not an automatic one such as "
+                     "'Five Stars') and "}  # fmt: skip
+
+
+def _cases(settings: EvalSettings, data: Interactions, ratings: Ratings | None) -> list[TaskCase]:
+    """The run's test cases; DataError (one line) when the data gives none."""
+    reviews = read_reviews(data) if settings.task == "summary" else None
+    cases = build_cases(
+        data, n_users=settings.users, seed=settings.seed,
+        n_candidates=settings.candidates if settings.task in RANKING_TASKS else 0,
+        ratings=ratings.by_user if ratings else None, need_rating=settings.task == "rating",
+        reviews=reviews,
+    )  # fmt: skip
+    if not cases:
+        what = _NEEDS.get(settings.task, "")
+        raise DataError(f"{data.dataset_name}: no user has {what}3 or more interactions")
+    return cases
 
 
 def model_name(cfg: ModelConfig) -> str:
@@ -100,15 +122,7 @@ async def evaluate(
     dataset = with_visible_popularity(dataset, data, visible)
     ratings = _ratings(settings, data)
     memory = memory_histories(data, visible, ratings.by_user if ratings else {})
-    ranking = settings.task in RANKING_TASKS
-    cases = build_cases(
-        data, n_users=settings.users, seed=settings.seed,
-        n_candidates=settings.candidates if ranking else 0,
-        ratings=ratings.by_user if ratings else None, need_rating=settings.task == "rating",
-    )  # fmt: skip
-    if not cases:
-        what = "a rated last interaction and " if settings.task == "rating" else ""
-        raise DataError(f"{data.dataset_name}: no user has {what}3 or more interactions")
+    cases = _cases(settings, data, ratings)
     scale = (ratings.low, ratings.high) if ratings else (1.0, 5.0)
     questions = QuestionSettings(settings.top_n, settings.history_len, settings.shots, *scale)
     if out.exists() and not out.is_dir():

@@ -82,6 +82,16 @@ def next_item_examples(
     return "\n".join(lines) or NONE
 
 
+def summary_examples(case: TaskCase, template: PromptTemplate, shots: int) -> str:
+    """The user's most recent usable reviews with their own summaries, oldest first."""
+    usable = [r for r in case.history_reviews if r is not None and r.usable]
+    lines = [
+        template.render("example", review=r.text.strip(), summary=(r.summary or "").strip())
+        for r in usable[-shots:]
+    ]
+    return "\n\n".join(lines) or NONE
+
+
 def build_question(
     task: Task,
     prompting: Prompting,
@@ -100,6 +110,10 @@ def build_question(
             values["examples"] = rating_examples(case, items, template, settings.shots)
     elif task == "explanation":
         values["item"] = items[case.target].display_title
+    elif task == "summary":
+        values["review"] = case.review.text.strip() if case.review is not None else ""
+        if prompting == "few-shot":
+            values["examples"] = summary_examples(case, template, settings.shots)
     else:
         values |= {"top_n": settings.top_n,
                    "candidates": render_candidates(case.candidates, items)}  # fmt: skip

@@ -47,6 +47,8 @@ class Answer:
                     "unmatched": list(s.unmatched), "position": s.position}  # fmt: skip
         if self.case.target_rating is not None:
             out |= {"rating": self.case.target_rating, "predicted": s.rating}
+        if self.case.review is not None:
+            out |= {"reference": self.case.review.summary, "summary": s.summary}
         if s.verdict is not None or s.judge_error is not None:
             verdict = s.verdict.model_dump() if s.verdict is not None else None
             out |= {"verdict": verdict, "judge_error": s.judge_error}

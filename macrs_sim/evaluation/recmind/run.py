@@ -27,7 +27,12 @@ from macrs_sim.evaluation.recmind.judge import (
 )
 from macrs_sim.evaluation.recmind.questions import QuestionSettings, build_question
 from macrs_sim.evaluation.recmind.results import Answer, RunRow, make_row
-from macrs_sim.evaluation.recmind.scoring import Scored, score_ranking, score_rating
+from macrs_sim.evaluation.recmind.scoring import (
+    Scored,
+    score_ranking,
+    score_rating,
+    score_summary,
+)
 from macrs_sim.evaluation.recmind.settings import EvalSettings, Prompting
 from macrs_sim.evaluation.recmind.solvers import solver_factory
 from macrs_sim.llm.accounting import AccountingClient, CallLog
@@ -74,6 +79,8 @@ class _Run:
         task, q = self.env.settings.task, self.env.questions
         if task == "rating":
             return score_rating(answer.text, q.low, q.high)
+        if task == "summary":
+            return score_summary(answer.text)
         if task != "explanation":
             return score_ranking(answer, case, self.env.items)
         text = parse_explanation(answer.text)

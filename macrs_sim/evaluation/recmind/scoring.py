@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from macrs_sim.evaluation.recmind.answers import RankedAnswer, parse_ranking, parse_rating
+from macrs_sim.evaluation.recmind.answers import (
+    RankedAnswer,
+    parse_ranking,
+    parse_rating,
+    parse_summary,
+)
 from macrs_sim.evaluation.recmind.cases import TaskCase
 from macrs_sim.evaluation.recmind.contract import SolverAnswer
 from macrs_sim.evaluation.recmind.judge import ExplanationVerdict
@@ -21,6 +26,7 @@ from macrs_sim.evaluation.recmind.metrics import (
     target_position,
 )
 from macrs_sim.evaluation.recmind.settings import Task
+from macrs_sim.evaluation.recmind.text_metrics import text_metrics
 from macrs_sim.protocol import Item
 
 
@@ -37,6 +43,8 @@ class Scored:
     judge_error: str | None = None
     # Where the ranking was read from: "items" (the solver's typed list) or "text".
     ranked_from: str | None = None
+    # Review summarisation: the summary read from the answer.
+    summary: str | None = None
 
 
 def read_ranking(
@@ -62,6 +70,11 @@ def score_rating(answer: str, low: float, high: float) -> Scored:
     return Scored(rating is not None, rating=rating)
 
 
+def score_summary(answer: str) -> Scored:
+    summary = parse_summary(answer)
+    return Scored(summary is not None, summary=summary)
+
+
 def summarize(
     task: Task,
     cases: Sequence[TaskCase],
@@ -82,4 +95,9 @@ def summarize(
             "quality": mean_or_nan([v.quality for v in judged]),
             "rationality": mean_or_nan([v.rationality for v in judged]),
         }
+    if task == "summary":
+        references = [c.review.summary if c.review is not None else None for c in cases]
+        if any(r is None for r in references):
+            raise ValueError("summary cases need the held-out review's summary")
+        return text_metrics([r or "" for r in references], [s.summary or "" for s in scored])
     return ranking_metrics([s.position for s in scored], ks)

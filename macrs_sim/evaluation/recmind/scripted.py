@@ -6,7 +6,8 @@ the same numbers every time: a ranking is the candidates in a seeded hash order;
 is the mean of the ratings the question shows (the middle of the scale when it shows
 none); an explanation names the item and says it suits the history; the judge rewards
 length (quality) and the history titles an explanation names (rationality). The prompts
-are read, and the explanation written, in the dataset's domain's words.
+are read, and the explanation written, in the dataset's domain's words. A summary is the
+review's first sentence, cut to 8 words.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ _RATED = re.compile(r"^.+: (\d+(?:\.\d+)?)$", re.MULTILINE)
 _HISTORY_LINE = re.compile(r"^- (.+)$", re.MULTILINE)
 _EXPLANATION = re.compile(r"\nThe explanation:\n(.*?)\n\nScore ", re.DOTALL)
 _ABOUT = re.compile(r"\n\nThe [\w ]+ the explanation")
+_REVIEW = re.compile(r"review from user [^\n]*:\n(.*?)\n\nAnswer with the summary only", re.DOTALL)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 
 
 def _question(req: ScriptedRequest) -> str:
@@ -74,6 +77,14 @@ def explanation_rule(domain: Domain = MOVIES) -> Rule:
     return explain
 
 
+def summary_rule(req: ScriptedRequest) -> str:
+    """The review's first sentence, at most 8 words, without its full stop."""
+    found = _REVIEW.search(_question(req))
+    review = found.group(1).strip() if found else ""
+    first = _SENTENCE_END.split(review, maxsplit=1)[0].rstrip(".!?")
+    return " ".join(first.split()[:8]) or "Fine"
+
+
 def judge_rule(req: ScriptedRequest) -> BaseModel:
     # The prompt, even when repair turns came after it.
     texts = [message_text(m) for m in req.messages]
@@ -96,5 +107,6 @@ def task_scripted_rules(
         "recmind_tasks.direct": ranking_rule(seed),
         "recmind_tasks.sequential": ranking_rule(seed),
         "recmind_tasks.explanation": explanation_rule(domain),
+        "recmind_tasks.summary": summary_rule,
         JUDGE_ROLE: judge_rule,
     }

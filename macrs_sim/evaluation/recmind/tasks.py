@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-Task = Literal["rating", "direct", "sequential", "explanation"]
+Task = Literal["rating", "direct", "sequential", "explanation", "summary"]
 Prompting = Literal["zero-shot", "few-shot"]
-TASKS: tuple[Task, ...] = ("rating", "direct", "sequential", "explanation")
+TASKS: tuple[Task, ...] = ("rating", "direct", "sequential", "explanation", "summary")
 PROMPTINGS: tuple[Prompting, ...] = ("zero-shot", "few-shot")
 RANKING_TASKS: frozenset[str] = frozenset({"direct", "sequential"})
