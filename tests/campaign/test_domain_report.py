@@ -23,6 +23,7 @@ from macrs_sim.prompts import PromptLibrary
 from macrs_sim.store import RunStore
 from macrs_sim.tools.attribute_columns import catalog_schema
 from macrs_sim.tools.schema import prompt_words
+from macrs_sim.viewer.export import run_summary
 from tests.campaign.matrix_scenarios import run_row, scenario
 
 pytestmark = pytest.mark.filterwarnings("ignore:Pydantic serializer warnings:UserWarning")
@@ -55,6 +56,10 @@ async def test_a_product_run_records_its_domain_and_reports_in_its_words(
         meta = store.all_meta()
     assert meta[DOMAIN_META] == "products"
     assert load_run(stored.run_dir).domain == PRODUCTS
+    # The viewer's off-profile badge says a product's attributes (films' keep the viewer's own).
+    header = run_summary(load_run(stored.run_dir), 0, {})
+    title = "off-profile: a category, brand, price range or feature the target does not have"
+    assert header["check_titles"] == {"off_profile": title}
     words = prompt_words(catalog_schema(open_dataset(DataConfig(dataset=str(db)))))
     shown = PromptLibrary(domain=PRODUCTS, catalog=words).get("interecagent/tools")
     assert json.loads(meta["prompt_sha256"])["interecagent/tools"] == shown.sha256
