@@ -67,7 +67,9 @@ class AgendaUserSimulator:
         self._guards = agenda_guards(target, self.people, domain)
         keywords = profile_keywords(sample.target_profile)
         nouns = (domain.noun, domain.plural)
-        self.attributes = agenda_attributes(target, keywords, self._guards, nouns)
+        self.attributes = agenda_attributes(
+            target, keywords, self._guards, nouns, specific_first=domain.category_path
+        )
         self.hinted = hinted_facts(target, domain, self._guards)
         self.agenda = agenda_facts(self.attributes, self.people, self.hinted)
         self._revealed: list[Fact] = []

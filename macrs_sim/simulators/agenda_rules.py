@@ -72,10 +72,17 @@ def an_item(category: str | None, noun: str = "movie") -> str:
 
 
 def agenda_attributes(
-    item: Item, profile: tuple[str, ...], guards: Sequence[LeakGuard], nouns: Sequence[str] = ()
+    item: Item,
+    profile: tuple[str, ...],
+    guards: Sequence[LeakGuard],
+    nouns: Sequence[str] = (),
+    *,
+    specific_first: bool = False,
 ) -> ItemAttributes:
     """The target's attributes minus keywords that would leak it or that just repeat a genre,
     and categories that only name the domain's items (`nouns`: Yelp's "Restaurants").
+    `specific_first`: the categories are a path, broadest first (Domain.category_path);
+    the most specific level is named first ("a Skin Care product", not "an All Beauty").
 
     A profile made of the genres (prepare_agenda_sample's fallback) must not be
     stated twice, once as a genre and again as 'something with Crime'.
@@ -83,6 +90,7 @@ def agenda_attributes(
     attrs = ItemAttributes.of(item, profile)
     plain = {n.lower() for n in nouns}
     kept = tuple(g for g in attrs.genres if g.lower() not in plain)
+    kept = kept[::-1] if specific_first else kept
     genres = {g.lower() for g in attrs.genres}
     keywords = tuple(
         k

@@ -1,9 +1,10 @@
 """The agenda user and Catalog.describe outside films: the domain's noun and its hints.
 
 Product p1 "Hydro Boost Water Gel": Beauty/Skin Care, brand Neutrogena, price range 10-20,
-features fragrance-free and oil-free, keyword hydrating. Its agenda: genre:Beauty,
-genre:Skin Care, brand:Neutrogena, price range:10-20, feature:fragrance-free,
-feature:oil-free, keyword:hydrating. Restaurant r1 "Lucia's Trattoria": Restaurants/Italian
+features fragrance-free and oil-free, keyword hydrating. Its agenda, the category path's
+most specific level first (PRODUCTS.category_path): genre:Skin Care, genre:Beauty,
+brand:Neutrogena, price range:10-20, feature:fragrance-free, feature:oil-free,
+keyword:hydrating. Restaurant r1 "Lucia's Trattoria": Restaurants/Italian
 (the first only names the domain's items: never said), neighbourhood Fishtown, city
 Philadelphia, price range 2, ambience romantic.
 """
@@ -66,14 +67,14 @@ def rec(item_id: str) -> SystemTurn:
 
 async def test_the_product_user_states_its_hints_in_the_domain_noun(products: Catalog) -> None:
     sample = prepare_agenda_sample(products, _sample("p1"), domain=PRODUCTS)
-    assert sample.opening == "I'm looking for a Beauty product whose brand is Neutrogena."
+    assert sample.opening == "I'm looking for a Skin Care product whose brand is Neutrogena."
     sim = AgendaUserSimulator(sample, products, PRODUCTS)
     assert (await sim.open()).text == sample.opening
-    assert sim.revealed == ("genre:Beauty", "brand:Neutrogena")
+    assert sim.revealed == ("genre:Skin Care", "brand:Neutrogena")
     said = await sim.reply(ask("What price range do you have in mind?"))
     assert said.text == "Ideally its price range is 10-20."
     said = await sim.reply(ask("Which brand, and what kind of product?"))
-    assert said.text == "Ideally its brand is Neutrogena. I'd like a Skin Care product."
+    assert said.text == "Ideally its brand is Neutrogena. I'd like a Beauty product."
     # No people to ask about: a "star" question gets the next fact, not "who is in it".
     said = await sim.reply(ask("Do you have a favourite star?"))
     assert said.text == "Ideally its feature is fragrance-free."
@@ -89,7 +90,7 @@ async def test_the_product_user_refuses_by_a_differing_hint(products: Catalog) -
     )
     assert (await sim.reply(rec("p4"))).text == "Not quite. I want a Skin Care product."
     assert (await sim.reply(rec("zz"))).text == (
-        "I don't know that one. I'm looking for a Beauty product."
+        "I don't know that one. I'm looking for a Skin Care product."
     )
     accepted = await sim.reply(rec("p1"))
     assert (accepted.text, accepted.accepted) == (ACCEPT, True)
