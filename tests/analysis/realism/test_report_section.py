@@ -68,3 +68,16 @@ def test_the_scenario_keeps_the_corpus_it_names() -> None:
     )
     assert scenario.simulator.reference_corpus == "/data/train_data.jsonl"
     assert 'reference_corpus = "/data/train_data.jsonl"' in scenario_to_toml(scenario)
+
+
+def test_compare_of_two_runs_naming_the_corpus_says_whose_users_are_closer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("macrs_sim.analysis.realism.section.realism_figure", lambda *a: None)
+    monkeypatch.setattr("macrs_sim.analysis.realism.section.save_png_atomic", lambda f, p: p)
+    corpus = tmp_path / "people.jsonl"
+    corpus.write_text(json.dumps({"id": "a", "turns": TURNS}) + "\n", encoding="utf-8")
+    runs = [load_run(_run(tmp_path / d, str(corpus))) for d in ("a", "b")]
+    lines = realism_section(runs, tmp_path / "out", None)
+    header = next(line for line in lines if line.startswith("| measure |"))
+    assert header.endswith("| r (2) − r [95% CI] | closer to people |")
