@@ -1,6 +1,8 @@
 """Text from outside (a model, a server, a dataset) as data: never markup, never control codes.
 
-Four targets, one function each (and `terminal_data` for a JSON-like structure):
+Four targets, one function each (and `terminal_data` for a JSON-like structure; and
+`page_text`, the Markdown rule's visible marks alone, for a page whose template engine
+escapes HTML itself):
 
 - `markdown_paragraph`: lines of a Markdown paragraph or quote. Line breaks are kept.
 - `markdown_cell`: one line inside Markdown (a table cell, a bullet's text, a heading's tail).
@@ -99,9 +101,24 @@ def markdown_paragraph(text: str) -> str:
     return "\n".join(_block_start(_markdown_line(line)) for line in lines)
 
 
+def page_text(text: str) -> str:
+    """`text` for an HTML page whose engine escapes `<`, `>`, `&` and quotes itself (the
+    viewer's templates): line breaks normalised to LF, and every control and reordering
+    character made visible as in Markdown (ESC is ␛, U+202E is ⟨U+202E⟩)."""
+    return _HIDDEN.sub(_visible, _NEWLINE.sub("\n", text))
+
+
 def markdown_cell(text: str) -> str:
     """One line of Markdown inside a line (a table cell, a bullet): line breaks are spaces."""
     return _markdown_line(_NEWLINE.sub("\n", text).replace("\n", " "))
+
+
+def markdown_code(text: str) -> str:
+    """`text` as an inline code span (shown literally), or as `markdown_cell` where a code
+    span cannot hold it (a backtick, a pipe, a line break or a hidden character in it)."""
+    if "`" in text or "|" in text or "\n" in text or _HIDDEN.search(text):
+        return markdown_cell(text)
+    return f"`{text}`"
 
 
 def terminal_text(text: str) -> str:

@@ -126,7 +126,10 @@ def _load() -> None:
     if not _loaded:
         _loaded = True
         specs = importlib.import_module(_BUILTIN).BUILTIN_SPECS
-        registry.load_specs(register_system, specs, ENTRY_POINT_GROUP, entry_points)
+        registry.load_specs(
+            register_system, specs, ENTRY_POINT_GROUP, entry_points,
+            table=_SPECS, key=lambda s: s.kind, spec_type=SystemSpec,
+        )  # fmt: skip
 
 
 def registered_specs() -> list[SystemSpec]:
@@ -143,7 +146,19 @@ def variant_label(system: Mapping[str, Any]) -> str:
     spec = _SPECS.get(kind)
     if spec is None or spec.variant_label is None:
         return kind
-    return str(import_ref(spec.variant_label, spec)(system))
+    try:
+        return str(import_ref(spec.variant_label, spec)(system))
+    except Exception:  # an outside package's labeller that fails: a report still gets made
+        if plugin_package(kind) is None:
+            raise
+        return kind
+
+
+def plugin_package(kind: str) -> str | None:
+    """The outside package whose entry point registered `kind` (None: built-in, or
+    registered in code): a failure of its own parts costs only its kind."""
+    _load()
+    return registry.plugin_of(_SPECS, ENTRY_POINT_GROUP, kind)
 
 
 def known_kinds() -> list[str]:
@@ -153,7 +168,8 @@ def known_kinds() -> list[str]:
 
 def system_spec(kind: str) -> SystemSpec:
     _load()
-    return registry.lookup(_SPECS, kind, "unknown system kind {key!r}; known: {known}")
+    unknown = "unknown system kind {key!r}; known: {known}"
+    return registry.lookup(_SPECS, kind, unknown, ENTRY_POINT_GROUP)
 
 
 def resolve_entry(index: int, entry: SystemEntry) -> SystemOptions:
@@ -162,10 +178,12 @@ def resolve_entry(index: int, entry: SystemEntry) -> SystemOptions:
         return entry
     _load()
     spec = _SPECS.get(entry.kind)
+    refused = registry.refusal(_SPECS, ENTRY_POINT_GROUP, entry.kind)
+    if refused is not None:
+        raise ConfigError(f"{entry_label(index, entry.kind)}: {refused}")
     if spec is None:
-        raise ConfigError(
-            f'systems[{index}]: unknown kind "{entry.kind}"; known: {", ".join(known_kinds())}'
-        )
+        known = ", ".join(known_kinds()) + registry.not_loaded(_SPECS, ENTRY_POINT_GROUP)
+        raise ConfigError(f'systems[{index}]: unknown kind "{entry.kind}"; known: {known}')
     data = entry.model_dump(exclude_none=True) | {"model": entry.model}
     try:
         return spec.options.model_validate(data)
@@ -204,8 +222,13 @@ def scripted_rules_of_all(titles: Sequence[str], domain: Domain = MOVIES) -> dic
         spec = _SPECS[kind]
         if spec.scripted_rules is None:
             continue
-        make = import_ref(spec.scripted_rules, spec)
-        rules: Mapping[str, Any] = registry.call_taking(make, titles, domain=domain)
+        try:
+            make = import_ref(spec.scripted_rules, spec)
+            rules: Mapping[str, Any] = registry.call_taking(make, titles, domain=domain)
+        except Exception:  # an outside package's rules that fail cost only its own kind
+            if plugin_package(kind) is None:
+                raise
+            continue
         for role in rules:
             if not role.startswith(f"{kind}."):
                 raise ValueError(

@@ -68,9 +68,12 @@ def _compare(args: argparse.Namespace) -> int:
     options = ReportOptions(title=args.title, split=args.split, **_options(args))
     # Runs whose protocols differ are refused here (one line, nothing written) unless --split.
     path = build_report(runs, out, options, lambda r: run_catalog(r.path))
-    for run in runs:
+    from macrs_sim.textsafe import terminal_line
+
+    for run in runs:  # names and values from the runs' files: data, never escape sequences
         if not run.complete:
-            console.print(f"note: {run.name} is partial ({run.finished}/{run.expected} dialogues)")
+            done = f"{run.finished}/{run.expected} dialogues"
+            console.print(terminal_line(f"note: {run.name} is partial ({done})"))
     groups = group_runs(runs)
     if len(groups) == 1:
         _print_summary(path)
@@ -78,7 +81,7 @@ def _compare(args: argparse.Namespace) -> int:
     console.print(f"report: {path} (one group per protocol)")
     for i, group in enumerate(groups, start=1):
         report = path.parent / f"group-{i}" / "report.md"
-        console.print(f"group {i}: {report}  {group.heading()}", soft_wrap=True)
+        console.print(terminal_line(f"group {i}: {report}  {group.heading()}"), soft_wrap=True)
     return 0
 
 

@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -155,4 +156,26 @@ def _fill_eval(parser: CliParser) -> None:
     seq.set_defaults(func=_eval_sequential)
     for spec in registered_specs():
         if spec.eval_command is not None:
-            import_ref(spec.eval_command, spec)(ev)
+            _add_eval_command(ev, spec, import_ref)
+
+
+def _add_eval_command(ev: Any, spec: Any, import_ref: Any) -> None:
+    """`eval <kind>` of `spec`; an outside package's command that fails to load or to add
+    itself is a stand-in that says so in one line, and costs no other command."""
+    from macrs_sim.agents.registry import plugin_package
+
+    try:
+        import_ref(spec.eval_command, spec)(ev)
+    except Exception as exc:
+        package = plugin_package(spec.kind)
+        if package is None:
+            raise
+        why = f"eval {spec.kind} of plugin {package} cannot be loaded ({type(exc).__name__}: {exc})"
+        with suppress(Exception):  # the command may have added its parser before failing
+            stub = ev.add_parser(spec.kind, help=f"(not loaded: {package})")
+            stub.add_argument("rest", nargs=argparse.REMAINDER)
+            stub.set_defaults(func=lambda _args: _refuse(why))
+
+
+def _refuse(why: str) -> int:
+    raise ConfigError(" ".join(why.split()))

@@ -93,7 +93,10 @@ def _load() -> None:
     if not _loaded:
         _loaded = True
         specs = registry.builtin_specs([_BUILTIN], "BUILTIN_SPECS")[0]
-        registry.load_specs(_add, specs, ENTRY_POINT_GROUP, entry_points)
+        registry.load_specs(
+            _add, specs, ENTRY_POINT_GROUP, entry_points,
+            table=_SPECS, key=lambda s: s.kind, spec_type=DatasetSpec,
+        )  # fmt: skip
 
 
 def register_dataset(spec: DatasetSpec) -> None:
@@ -113,9 +116,8 @@ def dataset_kinds() -> list[str]:
 def dataset_spec(kind: str) -> DatasetSpec:
     """The kind's spec; ConfigError (one line naming the known kinds) when unknown."""
     _load()
-    return registry.lookup(
-        _SPECS, kind, "unknown dataset kind {key!r}; expected one of {registered}"
-    )
+    unknown = "unknown dataset kind {key!r}; expected one of {registered}"
+    return registry.lookup(_SPECS, kind, unknown, ENTRY_POINT_GROUP)
 
 
 def domain_of(kind: str | None) -> Domain:

@@ -84,7 +84,10 @@ def _load() -> None:
     if not _loaded:
         _loaded = True
         specs = importlib.import_module(_BUILTIN).BUILTIN_SPECS
-        registry.load_specs(_add, specs, ENTRY_POINT_GROUP, entry_points)
+        registry.load_specs(
+            _add, specs, ENTRY_POINT_GROUP, entry_points,
+            table=_SPECS, key=lambda s: s.kind, spec_type=RankerSpec,
+        )  # fmt: skip
 
 
 def register_ranker(spec: RankerSpec) -> None:
@@ -104,7 +107,8 @@ def ranker_kinds() -> list[str]:
 def ranker_spec(kind: str) -> RankerSpec:
     """The kind's spec; ConfigError (one line naming the known kinds) when unknown."""
     _load()
-    return registry.lookup(_SPECS, kind, "unknown model {key!r}; expected one of {registered}")
+    unknown = "unknown model {key!r}; expected one of {registered}"
+    return registry.lookup(_SPECS, kind, unknown, ENTRY_POINT_GROUP)
 
 
 def ranker_ref(spec: RankerSpec, ref: str) -> Callable[..., Any]:

@@ -117,7 +117,10 @@ def _load() -> None:
     if not _loaded:
         _loaded = True
         specs = registry.builtin_specs(_BUILTIN)
-        registry.load_specs(register_simulator, specs, ENTRY_POINT_GROUP, entry_points)
+        registry.load_specs(
+            register_simulator, specs, ENTRY_POINT_GROUP, entry_points,
+            table=_SPECS, key=lambda s: s.kind, spec_type=SimulatorSpec,
+        )  # fmt: skip
 
 
 def known_simulator_kinds() -> list[str]:
@@ -127,7 +130,8 @@ def known_simulator_kinds() -> list[str]:
 
 def simulator_spec(kind: str) -> SimulatorSpec:
     _load()
-    return registry.lookup(_SPECS, kind, 'simulator: unknown kind "{key}"; known: {known}')
+    unknown = 'simulator: unknown kind "{key}"; known: {known}'
+    return registry.lookup(_SPECS, kind, unknown, ENTRY_POINT_GROUP)
 
 
 def resolve_simulator(table: SimulatorConfig) -> SimulatorOptions:

@@ -259,15 +259,26 @@ def calls_in_dialogue_order(version: str, name: str, columns: Sequence[str]) -> 
 def upgraded(path: Path, conn: sqlite3.Connection) -> bool:
     """Rewrite a format 1 store as format 2. A file that cannot be written (a read-only
     copy) is read as format 1 (False when it is also too old for tool calls); one that is
-    busy, full or otherwise cannot take the rewrite is a DataError, the file unchanged."""
+    busy, full or otherwise cannot take the rewrite is a DataError, the file unchanged
+    (schema.py has checked first that the names format 2 adds are free)."""
     try:
         upgrade(conn)
     except sqlite3.OperationalError as exc:
-        if not getattr(exc, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+        error = getattr(exc, "sqlite_errorname", "")
+        if not error.startswith("SQLITE_READONLY"):
             raise DataError(
                 f"{path}: run store format 1 could not be rewritten as format 2 ({exc}); "
-                "nothing was changed: run again once no other macrs-sim uses it"
+                f"nothing was changed{_UPGRADE_ADVICE.get(error.removeprefix('SQLITE_'), '')}"
             ) from None
         has = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tool_calls'"
         return conn.execute(has).fetchone() is not None
     return True
+
+
+# What to do when the rewrite failed, by SQLite's error code (SQLITE_BUSY -> "BUSY").
+_IN_USE = ": run again once no other macrs-sim uses it"
+_UPGRADE_ADVICE = {
+    "BUSY": _IN_USE,
+    "LOCKED": _IN_USE,
+    "FULL": ": free some disk space and run again",
+}

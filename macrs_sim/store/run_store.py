@@ -28,6 +28,7 @@ from macrs_sim.store.format import (
     store_format,
     upgraded,
 )
+from macrs_sim.store.opening import checked_format, has_tool_table, read_only_mode, writable
 from macrs_sim.store.read import (
     StoredEvent,
     call,
@@ -50,7 +51,6 @@ from macrs_sim.store.rows import (
 from macrs_sim.store.stream import iter_results
 
 SCHEMA_VERSION = FORMAT
-_READABLE = ("1", FORMAT)
 STORE_FILE = "store.sqlite"  # a run directory's store (campaign.rundir lays the directory out)
 
 
@@ -62,12 +62,14 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
 
 
 class RunStore:
-    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, read_only: bool = False) -> None:
         self.path = path
         self._conn = conn
         self._tool_table = True  # False only for a format 1 store from before tool calls
         self.format = FORMAT  # "1" only for a format 1 store that could not be rewritten
-        conn.execute("PRAGMA journal_mode=WAL")
+        self.read_only = read_only  # opened read-only: a store that cannot be written
+        if not read_only:
+            conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA foreign_keys=ON")
 
     @classmethod
@@ -87,41 +89,23 @@ class RunStore:
     @classmethod
     def open(cls, path: Path | str, *, check: bool = True) -> RunStore:
         """The store at `path`; `check=False` skips the page check (quick_check reads every
-        page: seconds at a million dialogues) for a store this process checked already."""
+        page: seconds at a million dialogues) for a store this process checked already.
+        A store that cannot be written (its file or folder) is read as it is, read-only."""
         path = Path(path)
         if not path.is_file():
             raise DataError(f"{path}: not a macrs-sim run store (no such file)")
+        read_only = not writable(path)
         # mode=rw never creates a file; validate before any PRAGMA writes to it.
-        conn = _connect(path, "rw")
+        conn = _connect(path, read_only_mode(path) if read_only else "rw")
         try:
-            version = store_format(conn)
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            # A store whose schema pages are damaged cannot name its format either.
-            what = "damaged run store" if "malformed" in str(exc) else "not a macrs-sim run store"
-            tail = "; it cannot be read" if "malformed" in str(exc) else ""
-            raise DataError(f"{path}: {what} ({exc}){tail}") from None
-        if version is None:
-            conn.close()
-            raise DataError(f"{path}: not a macrs-sim run store (no schema_version)")
-        if version not in _READABLE:
-            conn.close()
-            raise DataError(
-                f"{path}: run store format {version}, this macrs-sim reads formats "
-                f"{' and '.join(_READABLE)}: it was made by an incompatible version of macrs-sim"
-            )
-        # Damaged pages past the header would otherwise fail later, mid-report, as a traceback.
-        problem = integrity_problem(conn) if check else None
-        if problem is not None:
-            conn.close()
-            raise DataError(f"{path}: damaged run store ({problem}); it cannot be read")
-        try:
-            tool_table = version != "1" or upgraded(path, conn)
+            version = checked_format(path, conn, check)
+            tool_table = version != "1" or (not read_only and upgraded(path, conn))
+            if version == "1" and read_only:
+                tool_table = has_tool_table(conn)
+            store = cls(path, conn, read_only)
         except DataError:
             conn.close()
             raise
-        try:
-            store = cls(path, conn)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise DataError(f"{path}: run store cannot be opened ({exc})") from None

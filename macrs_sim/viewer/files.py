@@ -18,6 +18,8 @@ from typing import Any
 import jinja2
 import pydantic_core
 
+from macrs_sim.textsafe import page_text
+
 CHUNK_DIR = "data/chunks"
 Span = tuple[int, int]  # (offset, length) of a value in a file
 
@@ -100,8 +102,15 @@ def copy_static(site: Path) -> list[str]:
     return names
 
 
+def _shown(value: Any) -> Any:
+    """Every value a template writes, as the reports show text (textsafe): control and
+    bidi characters as visible marks; the engine then escapes its HTML."""
+    return page_text(value) if isinstance(value, str) and not hasattr(value, "__html__") else value
+
+
 def render_page(site: Path, template: str, **context: Any) -> Path:
     env = jinja2.Environment(
+        finalize=_shown,
         loader=jinja2.PackageLoader("macrs_sim.viewer", "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

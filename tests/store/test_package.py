@@ -12,7 +12,7 @@ from macrs_sim.store import read, run_store
 
 PACKAGE = Path(__file__).resolve().parents[2] / "macrs_sim" / "store"
 # Lowest first: a module imports only those before it.
-ORDER = ("format", "read", "stream", "rows", "samples", "run_store")
+ORDER = ("format", "read", "schema", "opening", "stream", "rows", "samples", "run_store")
 
 
 def _imported(path: Path) -> list[tuple[str, int]]:

@@ -45,6 +45,7 @@ from macrs_sim.analysis.runs.load import RunData, load_run
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.popularity import bucket_labels
 from macrs_sim.errors import DataError
+from macrs_sim.textsafe import markdown_cell
 
 CatalogFor = Callable[[RunData], Catalog | None]
 
@@ -201,7 +202,7 @@ def _write_report(
     completed.sort(key=lambda m: cmp.system_names.index(m.system))
     tables["results_completed_only"] = metrics_frame(completed)
     md = [
-        f"# {title}",
+        f"# {markdown_cell(title)}",  # a scenario's name from the store: data
         "",
         *runs_section(cmp, [*options.extra_notes]),
         "",

@@ -21,6 +21,7 @@ from macrs_sim.analysis.runs.domain import shared_domain
 from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError, MacrsSimError
+from macrs_sim.textsafe import markdown_cell, markdown_code
 
 CatalogFor = Callable[[RunData], Catalog | None]
 
@@ -28,7 +29,7 @@ CatalogFor = Callable[[RunData], Catalog | None]
 def _model(run: RunData) -> str:
     model = run.scenario.get("model", {})
     name = model.get("model") or model.get("path") or "default"
-    return f"{model.get('backend', '?')} ({name})" if model else "?"
+    return markdown_cell(f"{model.get('backend', '?')} ({name})") if model else "?"
 
 
 def runs_section(cmp: Comparison, notes: list[str]) -> list[str]:
@@ -40,10 +41,11 @@ def runs_section(cmp: Comparison, notes: list[str]) -> list[str]:
         done = f"{run.finished}/{run.expected}" + ("" if run.complete else " (partial)")
         dataset = run.meta.get("dataset", run.scenario.get("data", {}).get("dataset", "?"))
         systems = ", ".join(run.system_names)
-        lines.append(
-            f"| {run.name} | `{run.path.name}` | {systems} | {done} | {dataset} | {_model(run)} |"
-        )
-    all_notes = [*cmp.notes, *notes]
+        # Names from the run's files: data, shown as typed (textsafe).
+        name, folder = markdown_cell(run.name), markdown_code(run.path.name)
+        shown = f"{markdown_cell(systems)} | {done} | {markdown_cell(str(dataset))}"
+        lines.append(f"| {name} | {folder} | {shown} | {_model(run)} |")
+    all_notes = [*(markdown_cell(n) for n in cmp.notes), *notes]  # cmp's notes name runs
     if cmp.paired and len(cmp.runs) > 1:
         all_notes.append("All runs used the same sample set: the significance tests are paired.")
     errors = int((cmp.dialogues["status"] == "error").sum())
@@ -131,11 +133,12 @@ def validity_section(cmp: Comparison, out: Path, catalog_for: CatalogFor | None)
     for run in cmp.runs:
         catalog = catalog_for(run) if catalog_for else None
         if catalog is None:
-            return title + f"Not computed: the dataset of run {run.name} could not be opened.\n"
+            name = markdown_cell(run.name)
+            return title + f"Not computed: the dataset of run {name} could not be opened.\n"
         try:
             stats += _run_validity(run, cmp, catalog)
         except MacrsSimError as err:
-            return title + f"Not computed: {err}\n"
+            return title + f"Not computed: {markdown_cell(str(err))}\n"
     order = cmp.system_names
     stats.sort(key=lambda v: order.index(v.system) if v.system in order else len(order))
     write_csv_atomic(validity_frame(stats), out / "validity.csv")

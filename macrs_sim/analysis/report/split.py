@@ -15,23 +15,26 @@ from macrs_sim.analysis.metrics.outcomes import metrics_from_dialogues
 from macrs_sim.analysis.report.alike import Difference, RunGroup
 from macrs_sim.analysis.report.summary import render_markdown
 from macrs_sim.analysis.runs.combine import Comparison
+from macrs_sim.textsafe import markdown_cell, markdown_code
 
 
 def split_note(group: RunGroup) -> str:
-    """The note a group's own report carries."""
+    """The note a group's own report carries (Markdown: the values come from the runs'
+    files, shown as typed)."""
     return (
-        f"its runs share {group.heading()}; the significance tests compare systems within "
-        "this group only."
+        f"its runs share {markdown_cell(group.heading())}; the significance tests compare "
+        "systems within this group only."
     )
 
 
 def _group_section(number: int, group: RunGroup, cmp: Comparison, report: str) -> list[str]:
     metrics = metrics_from_dialogues(cmp.dialogues)
     metrics.sort(key=lambda m: cmp.system_names.index(m.system))
-    runs = ", ".join(f"{r.name} (`{r.path.name}`)" for r in cmp.runs)
-    table = render_markdown("", metrics, cmp.notes).split("\n", 2)[2]
+    runs = ", ".join(f"{markdown_cell(r.name)} ({markdown_code(r.path.name)})" for r in cmp.runs)
+    notes = [markdown_cell(n) for n in cmp.notes]  # they name runs: data
+    table = render_markdown("", metrics, notes).split("\n", 2)[2]
     return [
-        f"## Group {number}: {group.heading()}",
+        f"## Group {number}: {markdown_cell(group.heading())}",
         "",
         f"Runs: {runs}. Full report, with Table 1 and its tests: [{report}]({report})",
         "",
@@ -49,10 +52,10 @@ def render_split_index(
 ) -> str:
     """report.md of a split comparison: why it is split, then one section per group."""
     lines = [
-        f"# {title}",
+        f"# {markdown_cell(title)}",
         "",
-        f"The runs differ in {', '.join(d.render() for d in found)}, so they are not tested "
-        "against each other: each group below shares one protocol, and its own report's "
+        f"The runs differ in {markdown_cell(', '.join(d.render() for d in found))}, so they are "
+        "not tested against each other: each group below shares one protocol, and its own report's "
         "significance tests (Table 1) compare systems within the group only.",
         "",
     ]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from macrs_sim.analysis.markdown import markdown_table
 from macrs_sim.analysis.metrics.outcomes import SystemMetrics, compute_metrics
@@ -19,6 +20,7 @@ from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import MacrsSimError
 from macrs_sim.protocol import DialogueResult
 from macrs_sim.store import RunStore
+from macrs_sim.textsafe import terminal_line
 
 _BASE_HEADERS = ["System", "Dialogues", "Errors", "Success rate", "Avg turns"]
 
@@ -95,8 +97,8 @@ def print_table(
             table.add_column(header, justify="left", no_wrap=True, min_width=widest)
         else:
             table.add_column(header, justify="right")
-    for row in rows:
-        table.add_row(*row)
+    for row in rows:  # system names from the store: data, never markup or escape sequences
+        table.add_row(*(Text(terminal_line(cell)) for cell in row))
     (console or Console()).print(table)
 
 

@@ -114,7 +114,10 @@ def _load() -> None:
     if not _loaded:
         _loaded = True
         specs = registry.builtin_specs(_BUILTIN)
-        registry.load_specs(register_backend, specs, ENTRY_POINT_GROUP, entry_points)
+        registry.load_specs(
+            register_backend, specs, ENTRY_POINT_GROUP, entry_points,
+            table=_SPECS, key=lambda s: s.name, spec_type=BackendSpec,
+        )  # fmt: skip
 
 
 def known_backends() -> list[str]:
@@ -124,7 +127,8 @@ def known_backends() -> list[str]:
 
 def backend_spec(name: str) -> BackendSpec:
     _load()
-    return registry.lookup(_SPECS, name, "unknown backend {key!r}; known: {known}")
+    unknown = "unknown backend {key!r}; known: {known}"
+    return registry.lookup(_SPECS, name, unknown, ENTRY_POINT_GROUP)
 
 
 def resolve_model(cfg: ModelEntry, where: str = "model") -> ModelOptions:
@@ -132,8 +136,11 @@ def resolve_model(cfg: ModelEntry, where: str = "model") -> ModelOptions:
     not fit: `model: unknown backend "x"; known: ...`, `model (backend "x"): unknown field "y"`."""
     _load()
     spec = _SPECS.get(cfg.backend)
+    refused = registry.refusal(_SPECS, ENTRY_POINT_GROUP, cfg.backend)
+    if refused is not None:
+        raise ConfigError(f"{where}: {refused}")
     if spec is None:
-        known = ", ".join(known_backends())
+        known = ", ".join(known_backends()) + registry.not_loaded(_SPECS, ENTRY_POINT_GROUP)
         raise ConfigError(f'{where}: unknown backend "{cfg.backend}"; known: {known}')
     if isinstance(cfg, spec.options):
         return cfg

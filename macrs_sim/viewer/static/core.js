@@ -21,6 +21,7 @@ MV.el = function (tag, attrs) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
     else if (key.slice(0, 2) === "on") node.addEventListener(key.slice(2), value);
+    else if (key === "title") node.setAttribute(key, MV.shown(String(value)));  // a tooltip shows data
     else node.setAttribute(key, value === true ? "" : String(value));
   }
   for (var i = 2; i < arguments.length; i++) MV.append(node, arguments[i]);
@@ -38,12 +39,17 @@ MV.append = function (node, child) {
   }
 };
 
-// Bidi controls from a model or a server would reverse the text after them: shown as
-// marks instead, as the report does (textsafe.markdown_paragraph).
-MV.BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+// Bidi controls from a model or a server would reverse the text after them, and control
+// characters (ESC ...) hide: shown as marks instead, as the report does (textsafe's
+// page_text: line breaks kept, CR LF as LF; C0 controls as control pictures, ␛; DEL as ␡;
+// C1, bidi and line separators as ⟨U+XXXX⟩).
+MV.HIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u2028\u2029]/g;
 MV.shown = function (text) {
-  return text.replace(MV.BIDI, function (c) {
-    var hex = c.charCodeAt(0).toString(16).toUpperCase();
+  return text.replace(/\r\n?/g, "\n").replace(MV.HIDDEN, function (c) {
+    var code = c.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return "\u2421";
+    var hex = code.toString(16).toUpperCase();
     return "\u27e8U+" + ("000" + hex).slice(-4) + "\u27e9";
   });
 };
