@@ -53,6 +53,15 @@ def _outside_quotes(cond: str) -> str:
 
 def check_condition(text: str) -> str:
     """The condition, if it is one read-only boolean expression; else a ToolInputError."""
+    cond = clean_condition(text)
+    query = whole_query(cond)
+    if query is not None:  # RecAI's form: the ids the query returns, whatever it selects
+        return f"item_id IN (SELECT {QUERY_ALIAS}.item_id FROM ({query}) AS {QUERY_ALIAS})"
+    return cond
+
+
+def clean_condition(text: str) -> str:
+    """The condition checked (one read-only expression or query), its leading WHERE gone."""
     cond = re.sub(r"^\s*WHERE\s+", "", text.strip(), flags=re.IGNORECASE)
     if not cond:
         raise ToolInputError("the SQL condition is empty")
@@ -63,6 +72,36 @@ def check_condition(text: str) -> str:
     # `cast` is an SQL keyword: a bare column name becomes the quoted one.
     for m in reversed(list(_BARE_CAST.finditer(text_out))):
         cond = f'{cond[: m.start()]}"cast"{cond[m.end() :]}'
-    if re.match(r"(SELECT|WITH)\b", cond, re.IGNORECASE):  # a whole query (RecAI's form)
-        return f"item_id IN (SELECT item_id FROM ({cond}))"
     return cond
+
+
+# The wrapped query's alias: `item_id` must come from the query, never from the outer table.
+QUERY_ALIAS = "hard_query"
+_SELECT = re.compile(r"\s*SELECT\s+(DISTINCT\s+|ALL\s+)?", re.IGNORECASE)
+_FROM_ITEMS = re.compile(r"\bFROM\s+items\b", re.IGNORECASE)
+
+
+def whole_query(cond: str) -> str | None:
+    """A whole `SELECT` (or `WITH`) query, its select list made `item_id` when it is a plain
+    `SELECT ... FROM items` that does not return the id (`SELECT title FROM items WHERE ...`
+    means those items); None for a bare condition. Another query must return `item_id`."""
+    if not re.match(r"\s*(SELECT|WITH)\b", cond, re.IGNORECASE):
+        return None
+    text_out = _outside_quotes(cond)
+    head = _SELECT.match(text_out)
+    if head is None:
+        return cond
+    depth = 0
+    for i in range(head.end(), len(text_out)):
+        depth += {"(": 1, ")": -1}.get(text_out[i], 0)
+        if depth == 0 and _FROM_ITEMS.match(text_out, i):
+            chosen = text_out[head.end() : i]
+            if re.search(r"\bitem_id\b|^\s*\*\s*$", chosen):
+                return cond
+            return f"{cond[: head.end()]}item_id {cond[i:]}"
+    return cond
+
+
+def has_order_by(query: str) -> bool:
+    """Whether a whole query orders its rows (outside quotes)."""
+    return re.search(r"\bORDER\s+BY\b", _outside_quotes(query), re.IGNORECASE) is not None

@@ -22,12 +22,19 @@ from pydantic import BaseModel, Field
 from macrs_sim.data.domain_words import plural_of
 from macrs_sim.tools.args import ItemList, ToolInputError
 from macrs_sim.tools.base import RecTool
-from macrs_sim.tools.condition import check_condition
+from macrs_sim.tools.condition import (
+    QUERY_ALIAS,
+    check_condition,
+    clean_condition,
+    has_order_by,
+    whole_query,
+)
 from macrs_sim.tools.items import ItemHit, ItemHits, render_hits
 from macrs_sim.tools.log import ToolCallLog
 from macrs_sim.tools.readonly_db import query
 from macrs_sim.tools.schema import FILM_SCHEMA, CatalogSchema, read_schema
 from macrs_sim.tools.sql import DEFAULT_HIDDEN
+from macrs_sim.tools.sql_values import ValueGrounder
 
 _ORDER = {
     "popularity": "n_interactions DESC, rowid",
@@ -76,6 +83,15 @@ def condition_args(example: str) -> type[HardConditionArgs]:
 class HardHits(ItemHits):
     # More items met the conditions than `limit` let through.
     more: bool = False
+    # The condition's own query ordered the items (ORDER BY), not `order_by`.
+    query_order: bool = False
+    # The condition as run, when a table or category was grounded in the catalog.
+    rewritten: str | None = None
+
+
+# Every matching row is read (the bus is filtered here, not inlined as SQL parameters).
+_ALL_ROWS = 10_000_000
+_NO_ID = f"no such column: {QUERY_ALIAS}.item_id"
 
 
 def _where(args: HardFilterArgs, schema: CatalogSchema) -> tuple[str, list[Any]]:
@@ -98,9 +114,6 @@ def _where(args: HardFilterArgs, schema: CatalogSchema) -> tuple[str, list[Any]]
         if value is not None:
             clauses.append(clause)
             params.append(value)
-    if args.within is not None:
-        clauses.append(f"item_id IN ({', '.join('?' * len(args.within))})")
-        params += args.within
     if isinstance(args, HardConditionArgs) and args.condition is not None:
         clauses.append(f"({check_condition(args.condition)})")
     return " AND ".join(clauses) or "1", params
@@ -153,15 +166,58 @@ class HardFilterTool(RecTool[HardFilterArgs, HardHits]):
             raise ToolInputError(f"unknown {label} {', '.join(map(repr, bad))}; known: {known}")
 
     def compute(self, args: HardFilterArgs) -> HardHits:
+        """Every match in `order_by` order (or the query's ORDER BY), filtered to `within`
+        in Python: a bus of any size, no SQL parameter per item."""
         self._check_genres(args)
+        args, rewritten = self._grounded(args)
         where, params = _where(args, self.catalog_schema)
-        sql = (
-            "SELECT item_id, title, year FROM items "
-            f"WHERE {where} ORDER BY {_ORDER[args.order_by]} LIMIT ?"
-        )
-        rows, more = self._run(sql, [*params, args.limit + 1], args.limit)
-        hits = [ItemHit(item_id=r[0], title=_display(r[1], r[2])) for r in rows]
-        return HardHits(hits=tuple(hits), more=more)
+        order_by = _ORDER[args.order_by]
+        sql = f"SELECT item_id, title, year FROM items WHERE {where} ORDER BY {order_by}"
+        rows = self._rows(sql, params)
+        if args.within is not None:
+            wanted = set(args.within)
+            rows = [r for r in rows if r[0] in wanted]
+        order = self._query_order(args)
+        if order is not None:
+            rows.sort(key=lambda r: order.get(r[0], len(order)))
+        hits = [ItemHit(item_id=r[0], title=_display(r[1], r[2])) for r in rows[: args.limit]]
+        return HardHits(hits=tuple(hits), more=len(rows) > args.limit,
+                        query_order=order is not None, rewritten=rewritten)  # fmt: skip
+
+    def _rows(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+        try:
+            return self._run(sql, params, _ALL_ROWS)[0]
+        except ToolInputError as err:
+            if _NO_ID in str(err):
+                raise ToolInputError(
+                    "refused: the query must return item_id (SELECT item_id FROM items WHERE ...)"
+                ) from None
+            raise
+
+    def _grounded(self, args: HardFilterArgs) -> tuple[HardFilterArgs, str | None]:
+        if not isinstance(args, HardConditionArgs) or args.condition is None:
+            return args, None
+        schema = self.catalog_schema
+        self._check_genres(HardFilterArgs())
+        grounder = ValueGrounder(
+            ["items", schema.category_table], [schema.columns[3].name, schema.category_column],
+            sorted((self._genres or {}).values()),
+        )  # fmt: skip
+        condition = grounder.ground(args.condition)
+        if condition == args.condition:
+            return args, None
+        return args.model_copy(update={"condition": condition}), condition
+
+    def _query_order(self, args: HardFilterArgs) -> dict[str, int] | None:
+        """A whole query's own order (ORDER BY ...), item id to position; None otherwise."""
+        if not isinstance(args, HardConditionArgs) or args.condition is None:
+            return None
+        query = whole_query(clean_condition(args.condition))
+        if query is None or not has_order_by(query):
+            return None
+        sql = f"SELECT {QUERY_ALIAS}.item_id FROM ({query}) AS {QUERY_ALIAS}"
+        ids = [r[0] for r in self._rows(sql, [])]
+        return {i: n for n, i in reversed(list(enumerate(ids)))}
 
     def render(self, result: HardHits) -> str:
         return render_hits(result, "No item meets these conditions.")

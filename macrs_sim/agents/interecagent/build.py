@@ -89,19 +89,24 @@ def build(
     history: Sequence[str] = (),
     log: ToolCallLog | None = None,
     retries: int | None = None,
+    max_items: int | None = None,
 ) -> InteRecAgent:
     """One system for one dialogue; `history` is the sample's history (long-term memory).
 
-    `retries` (the protocol's max_structured_retries) overrides `options.retries`.
+    `retries` (the protocol's max_structured_retries) overrides `options.retries`;
+    `max_items` (the protocol's max_items_per_turn) caps what a fetch shows and the reply
+    names.
     """
     if retries is not None:
         options = options.model_copy(update={"retries": retries})
-    settings = BusSettings(options.fetch_k, options.hard_limit, options.soft_fraction)
+    settings = BusSettings(
+        options.fetch_k, options.hard_limit, options.soft_fraction, max_items=max_items
+    )
     memory = ProfileMemory(history)
     executor = BusExecutor(prepared.resources, memory, log=log, settings=settings)
     # The tool text names the columns of the database the tools read (films: as ever).
     library = prompts.for_catalog(prompt_words(executor.hard.catalog_schema))
+    texts = InteRecPrompts.load(library, max_items or options.fetch_k)
     return InteRecAgent(
-        name, client, InteRecPrompts.load(library), executor, prepared.demos, options,
-        dialogue_id=dialogue_id,
-    )  # fmt: skip
+        name, client, texts, executor, prepared.demos, options, dialogue_id=dialogue_id
+    )

@@ -21,6 +21,8 @@ class CandidateBus:
     def __init__(self, items: Sequence[str]) -> None:
         self.items: list[str] = list(items)
         self.full = True
+        # Item-to-item scores the last soft retrieval saved (rank by similarity reads them).
+        self.similarity: dict[str, float] = {}
 
     def __len__(self) -> int:
         return len(self.items)
@@ -28,6 +30,7 @@ class CandidateBus:
     def store(self, items: Iterable[str]) -> None:
         self.items = list(dict.fromkeys(items))
         self.full = False
+        self.similarity = {}
 
     def keep(self, kept: Iterable[str], *, order_by_kept: bool = False) -> None:
         """Narrow to `kept` ∩ bus; the bus order stays unless `order_by_kept`."""

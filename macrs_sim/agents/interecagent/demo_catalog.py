@@ -37,7 +37,26 @@ def _query(sql: str, known: frozenset[str]) -> str | None:
     return f"SELECT {', '.join(kept)}{sql[found.end(1) :]}"
 
 
+# Film columns a hard condition may name that another catalog lacks (its people).
+_FILM_ONLY = re.compile(r"\b(director|cast)\b", re.IGNORECASE)
+
+
+def _condition(text: str, known: frozenset[str]) -> str | None:
+    """A hard condition in the catalog's columns, or None when it needs a film's people."""
+    for film, other in _RENAMED.items():
+        text = re.sub(rf"\b{film}\b", other, text)
+    missing = {m.lower() for m in _FILM_ONLY.findall(text)} - known
+    return None if missing else text
+
+
 def _step(step: PlanStep, known: frozenset[str]) -> PlanStep | None:
+    condition = step.input.get("condition") if isinstance(step.input, dict) else None
+    if step.tool == "hard_filter" and isinstance(condition, str):
+        written = _condition(condition, known)
+        if written is None:
+            return None
+        assert isinstance(step.input, dict)
+        return step.model_copy(update={"input": {**step.input, "condition": written}})
     sql = step.input.get("sql") if isinstance(step.input, dict) else None
     if step.tool != "query_info" or not isinstance(sql, str):
         return step

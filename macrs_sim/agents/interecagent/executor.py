@@ -7,6 +7,7 @@ after, error) and, through the toolkit tools or `_log_call`, a `ToolCallRecord`.
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,9 +36,13 @@ PREVIEW = 10
 
 @dataclass(frozen=True)
 class BusSettings:
-    fetch_k: int = 3
+    fetch_k: int = 5
     hard_limit: int = 1000
     soft_fraction: float = 0.05
+    # The random sample a hard condition keeps when more than `hard_limit` items meet it.
+    seed: int = 0
+    # The most items a turn may show (protocol.max_items_per_turn): a fetch shows no more.
+    max_items: int | None = None
 
 
 @dataclass
@@ -84,6 +89,7 @@ class BusExecutor:
         self._genres = {g.casefold(): g for item in catalog for g in item.genres}
         self.genres = sorted(set(self._genres.values()))
         self._toolkit_calls = 0
+        self._rng = random.Random(settings.seed)
         self._handlers: dict[str, Callable[[CandidateBus, dict[str, Any]], Any]] = {
             ti.STORE: self._store, ti.QUERY: self._query, ti.HARD: self._hard,
             ti.SOFT: self._soft, ti.RANK: self._rank, ti.FETCH: self._fetch,
@@ -158,17 +164,28 @@ class BusExecutor:
         within = None if bus.full else list(bus.items)
         if within == []:
             return StepResult(True, self._preview(bus), note="the bus was already empty")
-        limit = self.settings.hard_limit
-        query = base.model_copy(update={"within": within, "limit": limit})
+        # Every match comes back; more than `hard_limit` keeps a random sample of them
+        # (RecAI's SQL tool), or the first ones when the query orders them (ORDER BY).
+        query = base.model_copy(update={"within": within, "limit": len(self.all_items)})
         reply = await self._call(self.hard, query)
         hits = _hits(reply.data, reply.error)
-        bus.keep(_ids(hits))
-        if isinstance(hits, HardHits) and hits.more:
-            cut = (
-                f"more than {limit} items met the conditions: kept the first {limit} by popularity"
-            )
-            note = f"{note}; {cut}" if note else cut
-        return StepResult(True, self._preview(bus), note=note)
+        found, notes = _ids(hits), [note] if note else []
+        if isinstance(hits, HardHits):
+            found, cut = self._cut(found, hits.query_order)
+            rewritten = [f"the condition was run as {hits.rewritten}"] if hits.rewritten else []
+            notes += rewritten + cut
+        bus.keep(found, order_by_kept=isinstance(hits, HardHits) and hits.query_order)
+        return StepResult(True, self._preview(bus), note="; ".join(notes) or None)
+
+    def _cut(self, found: list[str], query_order: bool) -> tuple[list[str], list[str]]:
+        limit = self.settings.hard_limit
+        if len(found) <= limit:
+            return found, []
+        if query_order:
+            return found[:limit], [f"{len(found)} items met the conditions: kept the first "
+                                   f"{limit} in the query's order"]  # fmt: skip
+        kept = self._rng.sample(found, limit)
+        return kept, [f"{len(found)} items met the conditions: kept a random {limit}"]
 
     def _known_genres(self, args: HardConditionArgs) -> tuple[HardConditionArgs, str | None]:
         """Small models write "none" or a person as a genre: such entries are dropped with a
@@ -202,11 +219,16 @@ class BusExecutor:
             )
         else:
             raise StepFailed("soft_filter needs `items` (liked items) or a `description`")
-        found = _ids(_hits(reply.data, reply.error))
-        if not any(i in set(bus.items) for i in found):
-            return StepResult(True, self._preview(bus), note="no overlap with the bus: kept it")
-        bus.keep(found, order_by_kept=True)
-        return StepResult(True, self._preview(bus))
+        hits = _hits(reply.data, reply.error).hits
+        # The scores are saved for a later `rank by similarity` (RecAI's buffer).
+        bus.keep([h.item_id for h in hits], order_by_kept=True)
+        bus.similarity = {h.item_id: h.score or 0.0 for h in hits if h.item_id in set(bus.items)}
+        cf = self.similar is not None and reply.tool == self.similar.name
+        named = self.res.resolver.resolve(seeds)[0] if cf else []
+        notes = ["no overlap with the bus: it is now empty"] if not bus.items else []
+        if named:
+            notes.append("the seed items are not candidates: " + "; ".join(map(self.title, named)))
+        return StepResult(True, self._preview(bus), note="; ".join(notes) or None)
 
     async def _rank(self, bus: CandidateBus, args: dict[str, Any]) -> StepResult:
         rank = ti.RankInput(**args)
@@ -216,19 +238,22 @@ class BusExecutor:
         history = (
             list(self.memory.long_term_likes) + self.res.resolver.resolve(self.memory.likes())[0]
         )
-        note = None
-        by = rank.by
-        if by == "preference" and self.res.scorer is None:
-            by, note = "popularity", "no preference model: ranked by popularity"
-        query = rank.query or ("; ".join(self.memory.expect) or None)
-        ranked = RankArgs.model_construct(candidates=list(bus.items), by=by, history=history,
-                                          query=query, k=len(bus))  # fmt: skip
-        reply = await self._call(self.rank, ranked)
+        by, note = _rank_schema(rank.by, self.res.scorer is not None, history, bus.similarity)
+        if by == "similarity":  # the scores the soft retrieval saved (paper, RecAI)
+            order = {i: n for n, i in enumerate(bus.items)}
+            ranked = sorted(bus.items, key=lambda i: (-bus.similarity.get(i, 0.0), order[i]))
+            bus.keep(ranked, order_by_kept=True)
+            return StepResult(True, self._preview(bus), note=note)
+        rank_args = RankArgs.model_construct(
+            candidates=list(bus.items), by=by, history=history, query=None, k=len(bus)
+        )
+        reply = await self._call(self.rank, rank_args)
         bus.keep(_ids(_hits(reply.data, reply.error)), order_by_kept=True)
         return StepResult(True, self._preview(bus), note=note)
 
     async def _fetch(self, bus: CandidateBus, args: dict[str, Any]) -> StepResult:
         k = ti.FetchInput(**args).k or self.settings.fetch_k
+        k = min(k, self.settings.max_items or k)
         excluded = set(self._excluded())
         shown = [i for i in bus.items if i not in excluded][:k]
         if not shown:
@@ -292,6 +317,19 @@ def _validated(name: str, raw: dict[str, Any] | str) -> dict[str, Any]:
     except ValidationError as err:
         raise StepFailed(validation_message(err)) from None
     return given
+
+
+def _rank_schema(
+    by: str, has_model: bool, history: list[str], similarity: dict[str, float]
+) -> tuple[str, str | None]:
+    """The ranking actually used, and why it differs from the asked one (RecAI's switches)."""
+    if by == "preference" and not has_model:
+        return "popularity", "no preference model: ranked by popularity"
+    if by == "preference" and not history:
+        return "popularity", "nothing liked yet: ranked by popularity"
+    if by == "similarity" and not similarity:
+        return "popularity", "no similarity scores (no soft retrieval ran): ranked by popularity"
+    return by, None
 
 
 def _hits(data: ItemHits | None, error: str | None) -> ItemHits:

@@ -41,8 +41,9 @@ class InteRecAgentOptions(BaseModel):
     demonstrations_file: str | None = None
     # Demonstrations retrieved into the planner's prompt (the paper's dynamic demos).
     n_demonstrations: int = Field(default=3, ge=0, le=10)
-    # How many items a fetch shows when the plan does not say.
-    fetch_k: int = Field(default=3, ge=1, le=20)
+    # How many items a fetch shows when the plan does not say (the paper's Fig. C2 and
+    # RecAI: 5); never more than the protocol's max_items_per_turn.
+    fetch_k: int = Field(default=5, ge=1, le=20)
     # Hard-condition filters keep at most this many candidates on the bus.
     hard_limit: int = Field(default=1000, ge=1, le=5000)
     # Soft-condition ranking keeps this share of the candidates.

@@ -56,15 +56,17 @@ class InteRecPrompts:
     # The dataset's domain: the question asked when the reply model fails names its noun,
     # and the demonstrations (written about films) are shown in its words.
     domain: Domain = MOVIES
+    # The most items a turn may show (protocol.max_items_per_turn): the reply names no more.
+    max_items: int = 5
 
     @classmethod
-    def load(cls, library: PromptLibrary) -> InteRecPrompts:
+    def load(cls, library: PromptLibrary, max_items: int = 5) -> InteRecPrompts:
         def get(name: str) -> PromptTemplate:
             return library.get(f"interecagent/{name}")
 
         tools = get("tools").render("tools")
         return cls(get("planner"), get("react"), get("reply"), get("critic"), tools,
-                   get("chat"), get("profile"), library.domain)  # fmt: skip
+                   get("chat"), get("profile"), library.domain, max_items)  # fmt: skip
 
 
 def split_request(state: DialogueState) -> tuple[str, str]:
@@ -171,7 +173,7 @@ def reply_messages(
         return p.reply.render("user", history=transcript, request=request, plan=plan,
                               result=result or NONE)  # fmt: skip
 
-    return _laid_out(p.reply, p.reply.render("system"), user, history, turns)
+    return _laid_out(p.reply, p.reply.render("system", max_items=p.max_items), user, history, turns)
 
 
 def _laid_out(

@@ -56,6 +56,7 @@ def build_system(options: InteRecAgentSystemOptions, ctx: SystemContext) -> Inte
         history=ctx.history if options.long_term_memory else (),
         retries=ctx.retries,
         log=ctx.tool_log,
+        max_items=ctx.protocol.max_items_per_turn,
     )
 
 

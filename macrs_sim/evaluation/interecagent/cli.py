@@ -57,8 +57,11 @@ def add_interecagent_eval(ev: argparse._SubParsersAction[Any]) -> None:
     one.add_argument("--llm-rows", default="llm-only,chat-rec",
                      help="Table 5's LLM rows on the model under test: llm-only (no tools),"
                           " chat-rec (retrieval only), or none")  # fmt: skip
-    one.add_argument("--chatrec-ranker", default="sasrec", choices=RANKERS,
-                     help="the recommender Chat-Rec takes its 20 candidates from")  # fmt: skip
+    one.add_argument("--chatrec-ranker", default="conversation",
+                     choices=["conversation", *RANKERS],
+                     help="what Chat-Rec takes its 20 candidates from: the conversation's text "
+                          "(the paper's; default), or a recommender over the user's history "
+                          "(a different setting: the row is 'Chat-Rec (history)')")  # fmt: skip
     one.add_argument("--backend", choices=["embedded", "scripted"],
                      help="the model without a scenario (default embedded)")  # fmt: skip
     one.add_argument("--scenario", help="take the model and InteRecAgent's options from it")

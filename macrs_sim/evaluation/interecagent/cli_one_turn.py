@@ -44,7 +44,7 @@ def one_turn_settings(
         baselines=tuple(check_baselines([] if names == ["none"] else names)),
         concurrency=args.concurrency,
         llm_rows=_llm_rows(getattr(args, "llm_rows", "none")),
-        chatrec_ranker=getattr(args, "chatrec_ranker", "sasrec"),
+        chatrec_ranker=getattr(args, "chatrec_ranker", "conversation"),
     )
     check_settings(settings)
     return settings

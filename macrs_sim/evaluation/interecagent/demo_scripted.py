@@ -75,8 +75,10 @@ def scripted_demo_plan(request: str) -> list[PlanStep]:
     steps = []
     if "candidates" in low or "which of" in low:
         steps.append(PlanStep(tool="store_candidates", input={"items": ["ITEM1", "ITEM2"]}))
-    if "TYPE" in request or "DATE" in request:
-        steps.append(PlanStep(tool="hard_filter", input={"genres": ["TYPE"]}))
+    if "TYPE" in request or "DATE" in request:  # the SQL form (RecAI's demonstrations)
+        parts = (("TYPE", "genres LIKE '%TYPE%'"), ("DATE", "year > DATE"))
+        condition = " AND ".join(c for w, c in parts if w in request)
+        steps.append(PlanStep(tool="hard_filter", input={"condition": condition}))
     if "similar to" in low or "like item" in low:
         steps.append(PlanStep(tool="soft_filter", input={"items": ["ITEM"]}))
     if steps or WISH.search(request):

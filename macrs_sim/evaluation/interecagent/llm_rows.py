@@ -2,8 +2,9 @@
 
 LLM only: the model answers the request (the generated dialogue, the instruction appended)
 with a numbered list of titles, no tools. Chat-Rec (Gao et al. 2023, as RecAI's baseline):
-a recommender retrieves 20 candidates and the model picks from them in the prompt; retrieval
-only (the paper omits it from ranking, where it "degenerates into GPTs").
+20 candidates are retrieved (by the conversation's text, evaluation/interecagent/chatrec.py)
+and the model picks from them in the prompt; retrieval only (the paper omits it from
+ranking, where it "degenerates into GPTs").
 
 The reply's titles are grounded to the catalog (years tell remakes apart). A title said again
 (the same item) keeps its first place and is counted as a duplicate; a title the catalog does
@@ -22,9 +23,10 @@ from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage,
 from macrs_sim.agents.rendering import render_history
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.grounding import ItemGrounder
+from macrs_sim.evaluation.interecagent.chatrec import Retriever
 from macrs_sim.evaluation.interecagent.prompts import titles
 from macrs_sim.evaluation.interecagent.schemas import OneTurnCase, OneTurnRequest, Task
-from macrs_sim.evaluation.interecagent.systems import Answer, RankerSystem
+from macrs_sim.evaluation.interecagent.systems import Answer
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_text
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
@@ -88,7 +90,7 @@ class LLMRow:
     library: PromptLibrary
     catalog: Catalog
     grounder: ItemGrounder
-    retriever: RankerSystem | None = None
+    retriever: Retriever | None = None
 
     async def answer(
         self, case: OneTurnCase, request: OneTurnRequest, task: Task, k: int
@@ -99,7 +101,7 @@ class LLMRow:
         if self.retriever is None:
             msgs = llm_messages(t, "llm_only", conversation=conversation, n=n)
         else:
-            pool = self.retriever.answer(case, "retrieval", CHATREC_CANDIDATES).items
+            pool = self.retriever.candidates(case, conversation, CHATREC_CANDIDATES)
             msgs = llm_messages(t, "chat_rec", conversation=conversation, n=n,
                                 candidates=titles(self.catalog, pool))  # fmt: skip
         role = ROLE + ("llm_only" if self.retriever is None else "chat_rec")

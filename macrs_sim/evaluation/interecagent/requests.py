@@ -2,9 +2,11 @@
 Figure C9, a conversation; ranking: Figure C10, one question), the instruction is appended.
 
 Retrieval: the generated conversation ends with the assistant recommending the target; that
-message is dropped (it is what the system under test must produce), and the user messages
-are checked for the target's title (redacted if there: the paper's rule 4 says the user
-knows only the information). A generation that fails leaves the case out for every system.
+message is dropped (it is what the system under test must produce), and every message left,
+the user's and the assistant's, is checked for the target's title (redacted if there: the
+paper's rule 4 says the user knows only the information, and an assistant message naming
+the target would hand it to the system under test). A generation that fails leaves the
+case out for every system.
 """
 
 from __future__ import annotations
@@ -54,12 +56,13 @@ def conversation_utterances(conv: GeneratedConversation) -> list[Utterance]:
 
 
 def redact(utterances: Sequence[Utterance], guard: LeakGuard) -> tuple[list[Utterance], bool]:
-    """User messages with the target's title replaced; whether any had it."""
+    """Every message (the user's and the generated assistant's: all of it reaches the system
+    under test) with the target's title replaced; whether any had it."""
     out, found = [], False
     for u in utterances:
-        if u.speaker == "user" and guard.leaks(u.text):
+        if guard.leaks(u.text):
             found = True
-            u = Utterance(speaker="user", text=guard.redact(u.text))
+            u = Utterance(speaker=u.speaker, text=guard.redact(u.text))
         out.append(u)
     return out, found
 

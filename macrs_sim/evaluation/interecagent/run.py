@@ -22,6 +22,7 @@ from typing import TypeVar
 import pandas as pd
 from autogen_core.models import ChatCompletionClient
 
+from macrs_sim.agents.interecagent.build import InteRecAgentPrepared
 from macrs_sim.agents.interecagent.options import InteRecAgentOptions
 from macrs_sim.config import DataConfig
 from macrs_sim.data.catalog import Catalog
@@ -31,6 +32,13 @@ from macrs_sim.data.splits import Interactions, Split, interactions_of, leave_on
 from macrs_sim.errors import ConfigError, ModelUnavailableError
 from macrs_sim.evaluation.interecagent import models
 from macrs_sim.evaluation.interecagent.cases import draw_cases
+from macrs_sim.evaluation.interecagent.chatrec import (
+    CHAT_REC_HISTORY,
+    CONVERSATION,
+    ConversationRetriever,
+    HistoryRetriever,
+    Retriever,
+)
 from macrs_sim.evaluation.interecagent.llm_rows import LLM_ROWS, LLMRow
 from macrs_sim.evaluation.interecagent.metrics import case_score, summary_frame
 from macrs_sim.evaluation.interecagent.prompts import OneTurnPrompts
@@ -67,9 +75,10 @@ class OneTurnSettings:
     history_len: int = 20
     baselines: tuple[str, ...] = ("popularity", "sasrec")
     concurrency: int = 4
-    # Table 5's LLM rows ("llm-only", "chat-rec"), and the ranker Chat-Rec retrieves with.
+    # Table 5's LLM rows ("llm-only", "chat-rec"), and what Chat-Rec retrieves with: the
+    # conversation's text (the paper's), or a ranker over the user's history (its own row).
     llm_rows: tuple[str, ...] = ()
-    chatrec_ranker: str = "sasrec"
+    chatrec_ranker: str = CONVERSATION
 
 
 UNDER_TEST = "the model under test"
@@ -284,20 +293,28 @@ def llm_rows(
     library: PromptLibrary,
     inputs: OneTurnInputs,
     cache: Path,
+    prepared: InteRecAgentPrepared,
 ) -> list[LLMRow]:
     """Table 5's LLM rows asked for, on the same model; Chat-Rec for retrieval only."""
     catalog = inputs.dataset.catalog
     seen = models.without_targets(inputs.dataset, inputs.data, inputs.split)
     grounder = grounder_for(catalog, inputs.dataset.domain, popularity=seen.popularity)
     out = []
+    retriever: Retriever | None
     for key in s.llm_rows:
         if key == "chat-rec" and s.task == "ranking":
             continue  # the paper omits it: without its retrieval stage it is the LLM alone
-        retriever = None
-        if key == "chat-rec":
-            retriever = models.reference_systems([s.chatrec_ranker], inputs.data, inputs.split,
-                                                 cache, s.seed)[0]  # fmt: skip
-        out.append(LLMRow(LLM_ROWS[key], client, library, catalog, grounder, retriever))
+        name, retriever = LLM_ROWS[key], None
+        if key == "chat-rec" and s.chatrec_ranker == CONVERSATION:
+            res = prepared.resources
+            retriever = ConversationRetriever(
+                [item.item_id for item in catalog], seen.popularity, res.text, res.bm25
+            )  # fmt: skip
+        elif key == "chat-rec":
+            ranker = models.reference_systems([s.chatrec_ranker], inputs.data, inputs.split,
+                                              cache, s.seed)[0]  # fmt: skip
+            name, retriever = CHAT_REC_HISTORY, HistoryRetriever(ranker)
+        out.append(LLMRow(name, client, library, catalog, grounder, retriever))
     return out
 
 
@@ -335,7 +352,7 @@ async def run_one_turn(
     references = models.reference_systems(baselines, data, split, cache, s.seed)
     library = (prompts or PromptLibrary()).for_domain(inputs.dataset.domain)
     agent = InteRecAgentSystem(options, prepared, client, library)
-    rows = llm_rows(s, client, library, inputs, cache)
+    rows = llm_rows(s, client, library, inputs, cache, prepared)
     step(f"generating {s.n} {s.task} requests" if request_set is None
          else f"using the {s.n} {s.task} requests of {request_set.path}")  # fmt: skip
     requests, source = await _requests_for(s, client, library, inputs.dataset.catalog, cases,

@@ -76,7 +76,7 @@ def test_reply_and_critic_messages_exact() -> None:
     reply = pb.reply_messages(p, "(none)", "R", "(no tool)", "")
     assert reply[1].content == (
         "Conversation so far:\n(none)\n\nThe user's latest message: R\n\n"
-        "Plan you ran:\n(no tool)\n\nResult of the last tool:\n(none)"
+        "Plan you ran:\n(no tool)\n\nWhat your search found:\n(none)"
     )
     critic = pb.critic_messages(p, "H", "R", "P", "TR", "Y")
     assert "Here are the descriptions of those tools:\nstore_candidates: Candidates" in str(

@@ -40,6 +40,7 @@ async def test_rejected_attempts_are_reverted_until_one_is_accepted(
         resources,
         rules={"interecagent.planner": _planner(seen),
                "interecagent.critic": lambda r: next(verdicts)},
+        fetch_k=3,
     )  # fmt: skip
     turn = await system.respond(opening("Popular films?"))
     assert roles(client) == ONE_ATTEMPT * 3

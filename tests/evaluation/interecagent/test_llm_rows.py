@@ -124,13 +124,15 @@ def test_retrieval_rows_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[st
     llm = [cases[u, "LLM only"]["items"] for u in "123"]
     assert llm == ["unknown:that movie (1986) unknown:not a film (2001)",
                    "2 unknown:not a film (2001)", "1 unknown:not a film (2001)"]  # fmt: skip
-    # Chat-Rec: popularity's unseen films (Goodfellas 4, then Se7en / Heat 1986 by catalog
-    # order, Heat 1995, Casino) are the candidates; the scripted model keeps the first two.
-    chat = [(cases[u, "Chat-Rec"]["items"], cases[u, "Chat-Rec"]["rank"]) for u in "123"]
+    # Chat-Rec over the user's history (--chatrec-ranker popularity: a different setting,
+    # named apart): popularity's unseen films (Goodfellas 4, then Se7en / Heat 1986 by
+    # catalog order, Heat 1995, Casino) are the candidates; the scripted model keeps two.
+    name = "Chat-Rec (history)"
+    chat = [(cases[u, name]["items"], cases[u, name]["rank"]) for u in "123"]
     assert chat == [("7 4", ""), ("7 4", "2"), ("7 2", "")]
     rows = {line.split()[0]: line.split() for line in out.splitlines()[2:7]}
     assert rows["LLM"] == ["LLM", "only", "3", "0", "0.000", "2.000", "1.000"]
-    assert rows["Chat-Rec"] == ["Chat-Rec", "3", "0", "0.333", "2.000", "1.000"]
+    assert rows["Chat-Rec"] == ["Chat-Rec", "(history)", "3", "0", "0.333", "2.000", "1.000"]
 
 
 @pytest.mark.usefixtures("fast")
@@ -146,7 +148,7 @@ def test_ranking_has_llm_only_not_chat_rec(
         assert answer["items"].split() == c["candidates"][::-1]
         assert int(answer["rank"]) == 5 - place
         assert float(answer["score"]) == pytest.approx(1 / math.log2(1 + 5 - place))
-    assert not any(system == "Chat-Rec" for _, system in cases)  # the paper omits it here
+    assert not any(system.startswith("Chat-Rec") for _, system in cases)  # the paper omits it
     assert [line.split()[0] for line in out.splitlines()[2:5]] == [
         "InteRecAgent",
         "LLM",

@@ -112,7 +112,9 @@ def test_the_targets_title_is_redacted_not_its_remake(catalog: Catalog) -> None:
     out, found = redact(utts, title_guard(catalog["m1"]))
     # The remake shares the name: the user cannot say it without naming the target.
     assert found and out[0].text == "I liked that movie (1986)."
-    assert out[1:] == utts[1:]  # the assistant's words are not the user's
+    # The generated assistant's words reach the system under test too (issue 38 §1).
+    assert out[1] == Utterance(speaker="system", text="that movie is great.")
+    assert out[2:] == utts[2:]
     assert redact(utts[2:], title_guard(catalog["m1"])) == (utts[2:], False)
 
 
