@@ -182,7 +182,7 @@ BUSINESSES = Domain(
         AttributeHint(
             "price_range", "price range", cues=_PRICE_CUES, answers=(*_PRICE_WORDS, "moderate")
         ),
-        AttributeHint("ambience", "ambience", cues=("atmosphere", "vibe", "setting", "mood")),
+        AttributeHint("ambience", "ambience", cues=("atmosphere", "vibe", "setting")),
     ),
     grounding=GroundingPolicy(matcher="names", qualifiers=("city", "neighborhood", "state")),
     phrases=(*BUSINESS_PHRASES, *BUSINESS_DEMO_PHRASES),

@@ -136,6 +136,8 @@ def test_restaurant_prices_are_whole_symbols_and_cuisines_not_the_noun() -> None
     slots = DomainSlots(BUSINESSES, catalog).target(catalog["b1"])
     price = "What price range do you have in mind?"
     assert slots.asked(price) == {"price range"}
+    # "in the mood for" (the scripted systems' question) asks no ambience.
+    assert slots.asked("What kind of restaurant are you in the mood for?") == {"cuisine"}
     assert slots.off_profile(price, "$$ would be fine.")  # the target is $$$
     assert not slots.off_profile(price, "Around $$$ is fine.")  # "$$" is not inside "$$$"
     assert slots.answers("Somewhere moderate.", "price range")
