@@ -239,3 +239,43 @@ def test_an_installed_plugin_that_takes_macrs_is_refused_by_its_package_name(
         "system plugin evil-plugin (entry point 'broken') failed: ModuleNotFoundError: "
         "No module named 'evil_plugin.missing'"
     )
+
+
+def test_a_campaign_of_built_in_kinds_runs_beside_a_broken_installed_plugin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: `run` of a scenario naming only built-in kinds exited 1 with a traceback."""
+    _dist_info(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(systems, "_SPECS", {})
+    monkeypatch.setattr(systems, "_loaded", False)
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(
+        'name = "s"\n[model]\nbackend = "scripted"\n[data]\nn_samples = 1\n'
+        '[simulator]\nkind = "agenda"\n[protocol]\nmax_turns = 1\n'
+        '[[systems]]\nname = "Random"\nkind = "random"\n'
+    )
+    argv = ["run", str(scenario), "--output-dir", str(tmp_path / "runs"), "--no-progress"]
+    assert main(argv) == 0
+    assert "Traceback" not in capsys.readouterr().err
+    assert len([p for p in (tmp_path / "runs").iterdir() if p.is_dir()]) == 1
+
+
+def _copy_openai() -> Any:
+    return dataclasses.replace(_builtin("macrs_sim.llm.backends.openai_compat", "openai"))
+
+
+def test_stored_runs_of_a_clashing_kind_are_still_compared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reading a run runs none of its kinds' code: `compare` describes a stored model table
+    through the kind's first spec even while two packages clash on it (before: the clash's
+    ConfigError, so no report of any run that used the kind)."""
+    from macrs_sim.analysis.report import alike
+
+    monkeypatch.delenv(registry.REPLACE_ENV, raising=False)
+    _install(monkeypatch, backends, ("openai", f"{ME}:_copy_openai"))
+    with pytest.raises(ConfigError, match="registered by both macrs-sim and tests"):
+        backends.backend_spec("openai")  # a run would be refused
+    model = {"backend": "openai", "model": "m", "base_url": "http://h:1/v1"}
+    assert alike._model_identity(model) == "openai m at http://h:1/v1"

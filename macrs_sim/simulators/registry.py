@@ -128,6 +128,13 @@ def known_simulator_kinds() -> list[str]:
     return sorted(_SPECS)
 
 
+def stored_simulator(kind: str) -> SimulatorSpec | None:
+    """The spec registered as `kind`, to describe a stored run (None where no package
+    registers it); a kind two packages clash on is the first one's, never an error."""
+    _load()
+    return _SPECS.get(kind)
+
+
 def simulator_spec(kind: str) -> SimulatorSpec:
     _load()
     unknown = 'simulator: unknown kind "{key}"; known: {known}'

@@ -29,8 +29,8 @@ from typing import Any
 
 from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.config import ProtocolConfig, Scenario, SimulatorConfig
-from macrs_sim.llm.backends.registry import backend_spec, known_backends
-from macrs_sim.simulators.registry import known_simulator_kinds, simulator_spec
+from macrs_sim.llm.backends.registry import stored_backend
+from macrs_sim.simulators.registry import stored_simulator
 
 PROTOCOL_FIELDS = ("max_turns", "final_list_k", "max_items_per_turn")
 # Fields every run has (the rest are per system or per prompt file); a group is headed by them.
@@ -75,7 +75,7 @@ def _model_identity(model: Mapping[str, Any]) -> str:
     """The backend spec's `describe` of the stored table; a backend without one, or no longer
     registered (an outside package gone), by its name."""
     backend = str(model.get("backend", _DEFAULT_BACKEND))
-    spec = backend_spec(backend) if backend in known_backends() else None
+    spec = stored_backend(backend)  # a clash of two packages' kinds: still described
     if spec is None or spec.describe is None:
         return _one_line(backend)
     return _one_line(spec.describe(model))
@@ -84,7 +84,7 @@ def _model_identity(model: Mapping[str, Any]) -> str:
 def _simulator(scenario: Mapping[str, Any]) -> dict[str, str]:
     simulator = scenario.get("simulator", {})
     kind = str(simulator.get("kind", SimulatorConfig().kind))
-    spec = simulator_spec(kind) if kind in known_simulator_kinds() else None
+    spec = stored_simulator(kind)
     if spec is not None and spec.no_model is not None:  # no model to compare
         return {"simulator.kind": kind, "simulator.model": spec.no_model}
     model = simulator.get("model") or scenario.get("model") or {}

@@ -125,6 +125,14 @@ def known_backends() -> list[str]:
     return sorted(_SPECS)
 
 
+def stored_backend(name: str) -> BackendSpec | None:
+    """The spec registered as `name`, to describe a stored run's model table (None where no
+    package registers it); a kind two packages clash on is the first one's, never an error:
+    reading a run runs none of its code."""
+    _load()
+    return _SPECS.get(name)
+
+
 def backend_spec(name: str) -> BackendSpec:
     _load()
     unknown = "unknown backend {key!r}; known: {known}"
