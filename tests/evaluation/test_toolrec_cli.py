@@ -51,8 +51,9 @@ def test_eval_toolrec_writes_the_table_csv_and_json(
     assert record["sampled"] == {"0": 6, "1": 6}
     assert record["retriever"] == "RankerAttributeRetriever"
     assert record["loops"]["stops"] == {"finish": 12} and record["loops"]["errors"] == 0
-    assert record["loops"]["llm_calls_per_user"] == 5.0
-    assert record["llm"]["calls"] == {"toolrec.rank": 12, "toolrec.simulate": 48}
+    # Four steps, the rank, and the final ranking of every retrieved item.
+    assert record["loops"]["llm_calls_per_user"] == 6.0
+    assert record["llm"]["calls"] == {"toolrec.rank": 24, "toolrec.simulate": 48}
     loops = (out_dir / "toolrec_loops.jsonl").read_text().splitlines()
     assert len(loops) == 12 and len(json.loads(loops[0])["final"]) == 10
     with (out_dir / "per_seed.csv").open() as f:

@@ -11,12 +11,22 @@ from pydantic import BaseModel, Field
 from macrs_sim.protocol import Record
 
 ToolName = Literal["retrieve", "rank"]
-# The paper writes "Retrieval[genre,15]"; both spellings of each tool are accepted.
-_TOOL_NAMES: dict[str, ToolName] = {"retrieve": "retrieve", "retrieval": "retrieve",
-                                    "rank": "rank", "ranking": "rank"}  # fmt: skip
+# The paper writes "Retrieval[genre,15]", the authors' prompts "Retrieve[None, 5]" and
+# "Rerank[None, 10]"; every spelling of each tool is accepted.
+_TOOL_NAMES: dict[str, ToolName] = {
+    "retrieve": "retrieve", "retrieval": "retrieve",
+    "rank": "rank", "ranking": "rank", "rerank": "rank",
+}  # fmt: skip
 _CALL = re.compile(r"^\s*([A-Za-z_]+)\s*\[\s*([^,\]]*?)\s*,\s*\$?\s*(-?\d+)\s*\]\s*$")
-_FINISH = re.compile(r"^\s*finish\s*(\[\s*\])?\s*$", re.IGNORECASE)
+# "finish", "Finish[]", and the authors' "Finish[list]" (whatever it lists: the final list
+# is ranked from every tool result, `loop.SurrogateUserLoop.conclude`).
+_FINISH = re.compile(r"^\s*finish\s*(\[.*\])?\s*$", re.IGNORECASE | re.DOTALL)
+# What a model writes around the action: "Action 3: rank[...]", backticks.
+_LABEL = re.compile(r"^\s*(?:action\s*\d*\s*:\s*)?", re.IGNORECASE)
 MAX_ATTRIBUTE_CHARS = 40
+# The attribute of no attribute: retrieve[None, K] is the plain backbone, rank[None, K] ranks
+# by the history alone (the authors' tools are None, genre, release year).
+NO_ATTRIBUTE = "none"
 
 
 class ActionError(ValueError):
@@ -43,7 +53,10 @@ Action = ToolAction | FinishAction
 
 
 def parse_action(text: str, max_k: int) -> Action:
-    """`retrieve[genre, 10]`, `Rank[release year, 5]`, `finish`; anything else is an ActionError."""
+    """`retrieve[genre, 10]`, `Rank[release year, 5]`, `Retrieve[None, 5]`, `finish`,
+    `Finish[list]`, any of them after "Action 3:" or in backticks; anything else is an
+    ActionError."""
+    text = _LABEL.sub("", text.strip().strip("`").strip(), count=1)
     if _FINISH.match(text):
         return FinishAction()
     m = _CALL.match(text)

@@ -58,6 +58,14 @@ def attribute_retriever(
     )
 
 
+def backbone_params(kind: str, params: BaseModel) -> BaseModel:
+    """The paper's stage 1 trains the SASRec backbone with BPR (Eq. 4), unless a loss was
+    set; campaigns and `eval toolrec` both train it so."""
+    if kind == "sasrec" and "loss" not in params.model_fields_set:
+        return params.model_copy(update={"loss": "bpr"})
+    return params
+
+
 def prepare(
     options: ToolRecOptions,
     dataset: Dataset,
@@ -69,10 +77,8 @@ def prepare(
     from macrs_sim.rankers.train import make_params, train_ranker
 
     split = campaign_split(data, samples)
-    given = options.ranker_params
-    if options.base_ranker == "sasrec" and "loss" not in given:
-        given = {**given, "loss": "bpr"}  # the paper's stage 1 trains with BPR (Eq. 4)
-    params = make_params(options.base_ranker, given)
+    params = backbone_params(options.base_ranker,
+                             make_params(options.base_ranker, options.ranker_params))  # fmt: skip
     base = train_ranker(options.base_ranker, data, split, params, cache_dir).ranker
     backbone = params if options.base_ranker == "sasrec" else None
     retriever = attribute_retriever(options, data, split, dataset, base, cache_dir, backbone)
@@ -91,7 +97,7 @@ def make_loop(
     """The loop of `options.variant`; `context` (dialogue, system, turn) goes into every
     call's role."""
     settings = LoopSettings(options.max_rounds, options.max_k, options.history_items,
-                            options.mismatch_retries, options.retries)  # fmt: skip
+                            options.mismatch_retries, options.retries, final_k=TOP_N)  # fmt: skip
     base = context or CallContext(role="")
 
     def ctx(role: str) -> CallContext:
@@ -110,9 +116,9 @@ def make_loop(
     if options.variant == "plan":
         return PlanFirstLoop(client, loaded, prepared.retriever, prepared.catalog, settings,
                              plan_template=prompts.get("toolrec/plan"), top=TOP_N,
-                             context=ctx, log=log)  # fmt: skip
+                             context=ctx, log=log, plain=prepared.plain)  # fmt: skip
     return SurrogateUserLoop(client, loaded, prepared.retriever, prepared.catalog, settings,
-                             context=ctx, log=log)  # fmt: skip
+                             context=ctx, log=log, plain=prepared.plain)  # fmt: skip
 
 
 def build(

@@ -3,68 +3,44 @@
 Each round one model call (`toolrec.simulate`) writes a thought and an action; the action
 runs a retrieval tool (the attribute-oriented retriever), the rank tool (`toolrec.rank`)
 or finishes. Observations go back into the next round's scratchpad. A round limit (the
-paper uses 8) ends the loop with the current list; a model reply that breaks its schema
-after the repair retries ends it too. Every round is kept as a typed `RoundRecord`.
+paper uses 8) ends the loop too. Then, as the authors' `conclude_step` (§3.1: the final set
+"ranked by preference"), the model ranks every item any tool returned to the final list
+(`final_k`, 10); a model reply that breaks its schema after the repair retries ends the
+loop with the current list. Every round is kept as a typed `RoundRecord`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.toolrec import prompts as pb
 from macrs_sim.agents.toolrec.actions import (
+    NO_ATTRIBUTE,
     ActionError,
     SimulationStep,
     ToolAction,
     parse_action,
 )
-from macrs_sim.agents.toolrec.memory import ItemSet, ToolMemory
+from macrs_sim.agents.toolrec.memory import ToolMemory
 from macrs_sim.agents.toolrec.rank_tool import LLMRankTool
 from macrs_sim.agents.toolrec.retrieval import AttributeRetriever
+from macrs_sim.agents.toolrec.rounds import LoopResult as LoopResult
+from macrs_sim.agents.toolrec.rounds import RoundRecord as RoundRecord
+from macrs_sim.agents.toolrec.rounds import Stop as Stop
+from macrs_sim.agents.toolrec.rounds import top_up as top_up
 from macrs_sim.agents.toolrec.toolcalls import record_call
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import StructuredOutputError
 from macrs_sim.llm.context import CallContext, calling
 from macrs_sim.llm.structured import complete_json
-from macrs_sim.protocol import Record
 from macrs_sim.tools import ToolCallLog
 
 ROLE_SIMULATE, ROLE_RANK, ROLE_TOOLS = "toolrec.simulate", "toolrec.rank", "toolrec.tools"
-# plan_end: a "w/ Plan" plan ran out without finish.
-Stop = Literal["finish", "round_limit", "model_error", "plan_end"]
-
-
-class RoundRecord(Record):
-    round: int
-    thought: str = ""
-    # The action as the model wrote it.
-    action: str = ""
-    tool: Literal["retrieve", "rank", "finish", "invalid", "model_error"]
-    attribute: str | None = None
-    k: int | None = None
-    # The validated items the tool returned (stored in memory under the round's mark).
-    items: tuple[str, ...] = ()
-    # Items the memory refused (not in the catalog, not a candidate, or in the history).
-    invalid: tuple[str, ...] = ()
-    reprompts: int = 0
-    error: str | None = None
-    # The candidate list's size after the round.
-    candidates: int = 0
-
-
-class LoopResult(Record):
-    rounds: tuple[RoundRecord, ...]
-    sets: tuple[ItemSet, ...]
-    final: tuple[str, ...]
-    stop: Stop
-    # Model requests (surrogate-user steps and rank attempts; a schema repair inside one
-    # request is not counted again: the call log has those).
-    llm_calls: int
 
 
 @dataclass(frozen=True)
@@ -74,6 +50,8 @@ class LoopSettings:
     history_items: int = 20
     mismatch_retries: int = 2
     json_retries: int = 2
+    # The final list's length, ranked from every tool result (the authors' final_length).
+    final_k: int = 10
 
 
 class SurrogateUserLoop:
@@ -87,8 +65,11 @@ class SurrogateUserLoop:
         *,
         context: Callable[[str], CallContext] = lambda role: CallContext(role=role),
         log: ToolCallLog | None = None,
+        plain: Callable[[Sequence[str], int], list[str]] | None = None,
     ) -> None:
+        """`plain`: the backbone alone (history, k), for retrieve[None, K]."""
         self.client = client
+        self.plain = plain
         self.prompts = prompts
         self.domain = prompts.domain
         self.retriever = retriever
@@ -99,10 +80,14 @@ class SurrogateUserLoop:
         self.ranker = LLMRankTool(client, prompts, mismatch_retries=settings.mismatch_retries,
                                   json_retries=settings.json_retries)  # fmt: skip
 
-    async def run(self, history: Sequence[str], evidence: str) -> LoopResult:
+    async def run(
+        self, history: Sequence[str], evidence: str, ratings: Mapping[str, float] | None = None
+    ) -> LoopResult:
+        """`ratings`: the user's rating of history items, where known (shown beside them)."""
         s = self.settings
         memory = ToolMemory(self.catalog, history)
-        history_text = pb.render_history_items(self.catalog, history, s.history_items, self.domain)
+        history_text = pb.render_history_items(self.catalog, history, s.history_items,
+                                               self.domain, ratings)  # fmt: skip
         scene = pb.Scene(self.retriever.attributes, history_text, evidence, s.max_k, s.max_rounds)
         steps: list[str] = []
         rounds: list[RoundRecord] = []
@@ -130,6 +115,36 @@ class SurrogateUserLoop:
                 stop = "finish"
                 break
             steps.append(pb.render_step(number, step.thought, step.action, observation))
+        return await self.conclude(memory, history_text, rounds, stop, calls)
+
+    async def conclude(
+        self,
+        memory: ToolMemory,
+        history_text: str,
+        rounds: list[RoundRecord],
+        stop: Stop,
+        calls: int,
+    ) -> LoopResult:
+        """The final list: every item the tools returned, ranked by the model (no attribute)
+        to `final_k`; stored under the mark "finish" (and as the finish round's items). After
+        a model error the current list stays as it is."""
+        pool = memory.pool()
+        if stop != "model_error" and pool:
+            given = {"attribute": pb.CONCLUDE, "k": self.settings.final_k, "candidates": len(pool)}
+            start = time.perf_counter()
+            with calling(self.context(ROLE_RANK)):
+                result = await self.ranker.rank(memory, history_text, pb.CONCLUDE,
+                                                self.settings.final_k, candidates=pool)  # fmt: skip
+                text = pb.render_items(self.catalog, result.items, self.domain)
+                record_call(self.log, "rank", given, text, time.perf_counter() - start,
+                            result.error)  # fmt: skip
+            memory.set_ranked(len(rounds), pb.CONCLUDE, result.items)
+            calls += result.llm_calls
+            if rounds and rounds[-1].tool == "finish":
+                rounds[-1] = rounds[-1].model_copy(
+                    update={"items": result.items, "invalid": result.invalid,
+                            "candidates": len(result.items)}
+                )  # fmt: skip
         return LoopResult(rounds=tuple(rounds), sets=tuple(memory.sets),
                           final=tuple(memory.current), stop=stop, llm_calls=calls)  # fmt: skip
 
@@ -158,7 +173,10 @@ class SurrogateUserLoop:
             try:
                 # K items not on the list yet: a retrieval complements the list (Fig. 1).
                 wanted = action.k + len(memory.current)
-                found = self.retriever.retrieve(memory.sequence, action.attribute, wanted)
+                if action.attribute == NO_ATTRIBUTE and self.plain is not None:
+                    found = self.plain(memory.sequence, wanted)  # the backbone alone
+                else:
+                    found = self.retriever.retrieve(memory.sequence, action.attribute, wanted)
             except ValueError as err:
                 record_call(self.log, "retrieve", given, "", time.perf_counter() - start, str(err))
                 rec = _record(number, step, memory, **fields, error=str(err))
@@ -204,17 +222,3 @@ class SurrogateUserLoop:
 def _record(number: int, step: SimulationStep, memory: ToolMemory, **fields: Any) -> RoundRecord:
     return RoundRecord(round=number, thought=step.thought, action=step.action,
                        candidates=len(memory.current), **fields)  # fmt: skip
-
-
-def top_up(
-    items: Sequence[str], extra: Sequence[str], k: int, skip: Sequence[str] = ()
-) -> list[str]:
-    """`items` then `extra` (the plain ranker's list), each id once, `skip` left out, first k."""
-    out: list[str] = []
-    left = set(skip)
-    for i in (*items, *extra):
-        if i not in left and i not in out:
-            out.append(i)
-            if len(out) == k:
-                break
-    return out

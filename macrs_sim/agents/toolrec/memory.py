@@ -8,10 +8,15 @@ list with its ordered top K.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.protocol import Record
+
+# "ID m138, ..." / "ID: m138"; what may wrap an id: "<m138>", "[m138]", "m138,".
+_ID_LABEL = re.compile(r"^(?:item\s*)?id\s*[:#]?\s*", re.IGNORECASE)
+_ID_EDGE = "<>[]()#,.:;"
 
 
 class ItemSet(Record):
@@ -42,14 +47,21 @@ class ToolMemory:
             self._by_title.setdefault(item.display_title.casefold(), item.item_id)
 
     def resolve(self, ref: str) -> str | None:
-        """A catalog id written as the id, "id: title", or the exact "Title (Year)"."""
-        text = ref.strip()
-        if text in self.catalog:
-            return text
-        head = text.split(":", 1)[0].strip()
-        if head in self.catalog:
-            return head
-        return self._by_title.get(text.casefold())
+        """A catalog id written as the id, "id: title", the exact "Title (Year)", or as the
+        authors' rank prompts make models write it: "<m138>", "m138, Title, 9.5",
+        "m138 Title (Year)", "ID m138, Title"."""
+        text = ref.strip().strip("`'\"").strip()
+        titled = self._by_title.get(text.casefold())
+        if text not in self.catalog and titled is not None:  # "12 Angry Men (1957)"
+            return titled
+        bare = _ID_LABEL.sub("", text, count=1)
+        words = bare.split(maxsplit=1)
+        heads = (text, text.split(":", 1)[0], bare.split(",", 1)[0], words[0] if words else "")
+        for head in heads:
+            item_id = head.strip().strip(_ID_EDGE)
+            if item_id in self.catalog:
+                return item_id
+        return None
 
     def check(self, refs: Sequence[str], allowed: Collection[str] | None = None) -> Checked:
         """Valid ids in order (repeats and history items dropped) and the refs that failed."""
@@ -75,6 +87,14 @@ class ToolMemory:
         self.sets.append(stored)
         self.current = list(items)
         return stored
+
+    def pool(self) -> list[str]:
+        """Every item a tool returned this run: the current list, then the others in the
+        order their sets were stored (what the final ranking chooses from)."""
+        out = list(self.current)
+        for s in self.sets:
+            out += [i for i in s.items if i not in out]
+        return out
 
     def marks(self) -> dict[str, list[str]]:
         """Each current item's tool marks (every stored set that holds it), for the prompt."""

@@ -10,7 +10,7 @@ recorded and skipped; `finish` ends the plan; the first `max_rounds` actions run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
 
@@ -61,15 +61,20 @@ class PlanFirstLoop(SurrogateUserLoop):
         top: int,
         context: Callable[[str], CallContext] = lambda role: CallContext(role=role),
         log: ToolCallLog | None = None,
+        plain: Callable[[Sequence[str], int], list[str]] | None = None,
     ) -> None:
-        super().__init__(client, prompts, retriever, catalog, settings, context=context, log=log)
+        super().__init__(client, prompts, retriever, catalog, settings, context=context, log=log,
+                         plain=plain)  # fmt: skip
         self.plan_template = plan_template
         self.top = top
 
-    async def run(self, history: Sequence[str], evidence: str) -> LoopResult:
+    async def run(
+        self, history: Sequence[str], evidence: str, ratings: Mapping[str, float] | None = None
+    ) -> LoopResult:
         s = self.settings
         memory = ToolMemory(self.catalog, history)
-        history_text = pb.render_history_items(self.catalog, history, s.history_items, self.domain)
+        history_text = pb.render_history_items(self.catalog, history, s.history_items,
+                                               self.domain, ratings)  # fmt: skip
         scene = pb.Scene(self.retriever.attributes, history_text, evidence, s.max_k, s.max_rounds)
         msgs = plan_messages(self.plan_template, scene, self.top)
         try:
@@ -89,5 +94,4 @@ class PlanFirstLoop(SurrogateUserLoop):
             if record.tool == "finish":
                 stop = "finish"
                 break
-        return LoopResult(rounds=tuple(rounds), sets=tuple(memory.sets),
-                          final=tuple(memory.current), stop=stop, llm_calls=calls)  # fmt: skip
+        return await self.conclude(memory, history_text, rounds, stop, calls)

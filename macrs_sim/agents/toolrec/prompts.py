@@ -8,10 +8,14 @@ from dataclasses import dataclass
 from autogen_core.models import LLMMessage, SystemMessage, UserMessage
 
 from macrs_sim.agents.rendering import NONE
+from macrs_sim.agents.toolrec.actions import NO_ATTRIBUTE
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.data.domain_words import plural_of
 from macrs_sim.prompts import PromptLibrary, PromptTemplate
+
+# The final ranking's attribute (it has none): every tool result ranked to the final list.
+CONCLUDE = "finish"
 
 
 @dataclass(frozen=True)
@@ -62,11 +66,19 @@ def render_items(catalog: Catalog, items: Sequence[str], domain: Domain = MOVIES
 
 
 def render_history_items(
-    catalog: Catalog, history: Sequence[str], last: int, domain: Domain = MOVIES
+    catalog: Catalog,
+    history: Sequence[str],
+    last: int,
+    domain: Domain = MOVIES,
+    ratings: Mapping[str, float] | None = None,
 ) -> str:
-    """The last `last` history items that are in the catalog, oldest first."""
+    """The last `last` history items that are in the catalog, oldest first, each with the
+    user's rating where known (the authors' history lines end "{score} stars.")."""
     known = [i for i in history if i in catalog][-last:] if last > 0 else []
-    return "\n".join(f"- {render_item(catalog, i, domain)}" for i in known) if known else NONE
+    rated = ratings or {}
+    lines = [f"- {render_item(catalog, i, domain)}"
+             + (f" | {rated[i]:g} stars" if i in rated else "") for i in known]  # fmt: skip
+    return "\n".join(lines) if lines else NONE
 
 
 def render_candidates(
@@ -118,7 +130,12 @@ def simulation_messages(
 def rank_messages(
     p: ToolRecPrompts, history: str, candidates: str, attribute: str, k: int
 ) -> list[LLMMessage]:
-    user = p.rank.render("user", history=history, candidates=candidates, attribute=attribute, k=k)
+    """Attribute "none" (and the final ranking, `CONCLUDE`): by the history alone."""
+    if attribute in (NO_ATTRIBUTE, CONCLUDE) and "plain" in p.rank.sections:
+        user = p.rank.render("plain", history=history, candidates=candidates, k=k)
+    else:
+        user = p.rank.render("user", history=history, candidates=candidates,
+                             attribute=attribute, k=k)  # fmt: skip
     return [
         SystemMessage(content=p.rank.render("system")),
         UserMessage(content=user, source="user"),

@@ -1,6 +1,10 @@
 """Attribute-oriented rank tool (paper §3.3.1): the LLM orders the current candidates by an
-attribute instruction; its answer is checked against the candidates by the memory, and a
-mismatch is sent back with the wrong items named (§3.4), a bounded number of times."""
+attribute instruction; its answer is checked by the memory against the item pool directory
+(§3.4: any catalog item the user has not consumed, as the authors' code checks, so the
+model's open-world knowledge may bring an item in; `candidates_only` for the ablations
+and LLMRank, whose prompts forbid that), and a mismatch is sent back with the wrong items
+named, a bounded number of times. Attribute "none" ranks by the history alone; `conclude`
+is the final ranking of every tool result (the authors' `conclude_step`)."""
 
 from __future__ import annotations
 
@@ -37,11 +41,13 @@ class LLMRankTool:
         *,
         mismatch_retries: int = 2,
         json_retries: int = 2,
+        candidates_only: bool = False,
     ) -> None:
         self.client = client
         self.prompts = prompts
         self.mismatch_retries = mismatch_retries
         self.json_retries = json_retries
+        self.candidates_only = candidates_only
 
     async def rank(
         self,
@@ -50,13 +56,16 @@ class LLMRankTool:
         attribute: str,
         k: int,
         opening: Sequence[LLMMessage] = (),
+        candidates: Sequence[str] | None = None,
     ) -> RankResult:
-        """`opening`: the first messages when not the attribute instruction (the ablations)."""
-        candidates = list(memory.current)
+        """`opening`: the first messages when not the attribute instruction (the ablations);
+        `candidates`: what is ranked (the current list by default)."""
+        candidates = list(memory.current if candidates is None else candidates)
         text = pb.render_items(memory.catalog, candidates, self.prompts.domain)
         convo: list[LLMMessage] = list(opening) or pb.rank_messages(
             self.prompts, history, text, attribute, k
         )
+        allowed = candidates if self.candidates_only else None
         invalid: list[str] = []
         valid: tuple[str, ...] = ()
         calls, error = 0, None
@@ -67,7 +76,7 @@ class LLMRankTool:
             except StructuredOutputError as err:
                 error = str(err)
                 break
-            checked = memory.check(out.items, allowed=candidates)
+            checked = memory.check(out.items, allowed=allowed)
             valid = checked.valid[:k]
             invalid += checked.invalid
             if not checked.invalid and valid:

@@ -11,7 +11,7 @@ the plain ranker, the authors' "None" attribute), the ranking as the last round.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from autogen_core.models import ChatCompletionClient, LLMMessage, SystemMessage, UserMessage
@@ -33,7 +33,9 @@ PLAIN = "none"  # the plain ranker as a source (ToolRec-Code: Retrieve[None, K])
 class ToolRecLoop(Protocol):
     context: Callable[[str], CallContext]
 
-    async def run(self, history: Sequence[str], evidence: str) -> LoopResult: ...
+    async def run(
+        self, history: Sequence[str], evidence: str, ratings: Mapping[str, float] | None = None
+    ) -> LoopResult: ...
 
 
 def split_evenly(total: int, parts: int) -> list[int]:
@@ -80,8 +82,9 @@ class CandidateRankLoop:
         self.candidates, self.top, self.history_items = candidates, top, history_items
         self.context = context
         self.log = log
+        # Its prompt ranks the given candidates only: an item off the list is a mismatch.
         self.ranker = LLMRankTool(client, prompts, mismatch_retries=mismatch_retries,
-                                  json_retries=json_retries)  # fmt: skip
+                                  json_retries=json_retries, candidates_only=True)  # fmt: skip
 
     def _fetch(self, history: Sequence[str], attribute: str, n: int) -> list[str]:
         if attribute == PLAIN:
@@ -114,11 +117,13 @@ class CandidateRankLoop:
             taken.append(self._take(memory, PLAIN, short))
         return [r for r, _ in taken], [b for _, b in taken]
 
-    async def run(self, history: Sequence[str], evidence: str) -> LoopResult:
+    async def run(
+        self, history: Sequence[str], evidence: str, ratings: Mapping[str, float] | None = None
+    ) -> LoopResult:
         memory = ToolMemory(self.prepared.catalog, history)
         rounds, blocks = self._gather(memory)
         text = pb.render_history_items(
-            self.prepared.catalog, history, self.history_items, self.prompts.domain
+            self.prepared.catalog, history, self.history_items, self.prompts.domain, ratings
         )
         k = min(self.top, len(memory.current))
         if k == 0:

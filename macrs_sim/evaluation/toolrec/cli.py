@@ -46,7 +46,7 @@ async def _evaluate(
     data = interactions_of(dataset, cfg)
     cache_dir = Path(args.cache_dir) if args.cache_dir else default_cache_dir(data)
     log = CallLog()
-    client = build_client(model_of(args), temperature=0.0, log=log,
+    client = build_client(model_of(args), temperature=args.temperature, log=log,
                           scripted_rules=toolrec_scripted_rules())  # fmt: skip
     rows = 1 + len(settings.variants) + int(settings.llmrank)
     total = settings.users * len(settings.seeds) * rows
@@ -93,6 +93,7 @@ def _eval_toolrec(args: argparse.Namespace) -> int:
     header = {"dataset": data.dataset_name, "fingerprint": data.fingerprint,
               "split": "leave-one-out", "k": settings.k, "users": settings.users,
               "seeds": list(settings.seeds), "backend": args.backend, "model": args.model,
+              "temperature": args.temperature,
               "options": options.model_dump(mode="json"), "llm": usage}  # fmt: skip
     paths = write_report(Path(args.out or f"reports/toolrec-{slug}"), ev, header)
     n = ", ".join(dict.fromkeys(str(ev.sampled[s]) for s in settings.seeds))
@@ -119,6 +120,8 @@ def add_toolrec_eval(ev: argparse._SubParsersAction[Any]) -> None:
         help="retrieval tools: trained (§3.3.2, default) or the ranker stand-in",
     )
     p.add_argument("--max-rounds", type=int, default=8, help="the loop's round limit (8)")
+    p.add_argument("--temperature", type=float, default=0.0,
+                   help="the model's temperature (default 0: repeatable runs)")  # fmt: skip
     p.add_argument(
         "--variants",
         default="",

@@ -44,6 +44,8 @@ def settings_of(args: argparse.Namespace) -> tuple[Any, Any]:
         raise ConfigError("--rankers: empty list (expected e.g. popularity,itemcf,bpr,sasrec)")
     if not 1 <= args.max_rounds <= 20:
         raise ConfigError(f"--max-rounds {args.max_rounds}: expected an integer from 1 to 20")
+    if not 0.0 <= args.temperature <= 2.0:
+        raise ConfigError(f"--temperature {args.temperature}: expected a number from 0 to 2")
     if args.concurrency < 1:
         raise ConfigError(f"--concurrency {args.concurrency}: expected an integer >= 1")
     tools: dict[str, str] = {}

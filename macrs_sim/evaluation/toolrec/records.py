@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from macrs_sim.agents.recmind.memory import read_ratings
 from macrs_sim.agents.toolrec.loop import LoopResult
 from macrs_sim.data.splits import EvalCase, Interactions
 from macrs_sim.evaluation.toolrec.metrics import ndcg_at, recall_at, target_rank
@@ -56,3 +57,14 @@ def score(
 
 def ids_of(data: Interactions, case: EvalCase) -> tuple[list[str], str]:
     return [data.item_ids[i] for i in case.history], data.item_ids[case.target]
+
+
+def history_ratings(data: Interactions) -> dict[str, dict[str, float]]:
+    """Each user's rating of each item they rated (a prepared database's; {} for the demo),
+    for the surrogate user's history lines; only history items are ever shown."""
+    by_user = read_ratings(data)
+    return {
+        user: {data.item_ids[i]: r for i, r in zip(data.sequences.get(user, ()), rated,
+                                                   strict=False) if r is not None}
+        for user, rated in by_user.items()
+    }  # fmt: skip

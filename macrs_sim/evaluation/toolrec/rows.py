@@ -4,8 +4,8 @@ and LLMRank (one ranking per user), all through one concurrency gate."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from autogen_core.models import ChatCompletionClient
@@ -34,7 +34,7 @@ async def _toolrec_user(
 ) -> tuple[UserResult, LoopRecord]:
     history, target = ids_of(data, case)
     try:
-        result: LoopResult = await run(history, f"s{seed}-u{case.user_id}")
+        result: LoopResult = await run(history, f"s{seed}-u{case.user_id}", case.user_id)
     except Exception as err:  # an outage after the client's retries costs this user only
         rec = LoopRecord(seed=seed, user_id=case.user_id, target=target, final=(), filled=0,
                          model=model, error=f"{type(err).__name__}: {err}")  # fmt: skip
@@ -55,17 +55,19 @@ class Shared:
     prepared: ToolRecPrepared
     gate: asyncio.Semaphore
     progress: Callable[[int], None] | None
+    # Each user's rating of each item (records.history_ratings), shown in the history.
+    ratings: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
 
 
 async def loop_rows(
     sh: Shared, model: str, options: ToolRecOptions, seed: int, cases: Sequence[EvalCase],
     data: Interactions, k: int,
 ) -> list[tuple[UserResult, LoopRecord]]:  # fmt: skip
-    async def run(history: list[str], dialogue_id: str) -> LoopResult:
+    async def run(history: list[str], dialogue_id: str, user_id: str) -> LoopResult:
         ctx = CallContext(role="", dialogue_id=dialogue_id, system=model)
         async with sh.gate:
             loop = make_loop(options, sh.prepared, sh.client, sh.prompts, context=ctx)
-            out = await loop.run(history, NONE)
+            out = await loop.run(history, NONE, sh.ratings.get(user_id))
         if sh.progress is not None:
             sh.progress(1)
         return out

@@ -13,7 +13,7 @@ from typing import Any
 from autogen_core.models import ChatCompletionClient
 from pydantic import BaseModel
 
-from macrs_sim.agents.toolrec.build import attribute_retriever
+from macrs_sim.agents.toolrec.build import attribute_retriever, backbone_params
 from macrs_sim.agents.toolrec.options import VARIANT_LABELS, ToolRecOptions, Variant
 from macrs_sim.agents.toolrec.prepared import ToolRecPrepared
 from macrs_sim.agents.toolrec.retrieval import AttributeRetriever
@@ -23,7 +23,7 @@ from macrs_sim.evaluation.toolrec.llmrank import LLMRANK, LLMRankRecord
 from macrs_sim.evaluation.toolrec.records import TOOLREC as TOOLREC
 from macrs_sim.evaluation.toolrec.records import LoopRecord as LoopRecord
 from macrs_sim.evaluation.toolrec.records import UserResult as UserResult
-from macrs_sim.evaluation.toolrec.records import ids_of, score
+from macrs_sim.evaluation.toolrec.records import history_ratings, ids_of, score
 from macrs_sim.evaluation.toolrec.rows import Shared, llmrank_rows, loop_rows
 from macrs_sim.evaluation.toolrec.sampling import sample_cases
 from macrs_sim.prompts import PromptLibrary
@@ -109,8 +109,14 @@ async def evaluate(
     """`params`: every ranker to compare, plus `options.base_ranker` (ToolRec's base)."""
     split = leave_one_out(data)
     trained = train_all(data, split, params, cache_dir)
-    base = trained[options.base_ranker].ranker
-    backbone = params.get("sasrec") if options.base_ranker == "sasrec" else None
+    # ToolRec's base: the compared ranker of its kind, unless stage 1 trains it otherwise
+    # (SASRec with BPR, Eq. 4, where the SASRec row keeps its own loss).
+    kind = options.base_ranker
+    base_params = backbone_params(kind, params[kind])
+    own = base_params != params[kind]
+    base_trained = train_ranker(kind, data, split, base_params, cache_dir) if own else trained[kind]
+    base = base_trained.ranker
+    backbone = base_params if kind == "sasrec" else None
     retriever = attribute_retriever(options, data, split, dataset, base, cache_dir, backbone)
     prepared = ToolRecPrepared(retriever, base, dataset.catalog)
     loops = {TOOLREC: options} | {VARIANT_LABELS[v]: options.model_copy(update={"variant": v})
@@ -118,14 +124,17 @@ async def evaluate(
     extra = [LLMRANK] if settings.llmrank else []
     attributes = [f"retrieve:{a}" for a in retriever.attributes]
     ev = Evaluation(models=[*settings.rankers, *attributes, *loops, *extra])
-    ev.training = {kind: _training(t) for kind, t in trained.items()}
+    ev.training = {k: _training(t) for k, t in trained.items()}
+    if own:
+        ev.training[f"{TOOLREC}.base"] = _training(base_trained)
     ev.retriever = type(retriever).__name__
     ev.options = {m: o.model_dump(mode="json") for m, o in loops.items()}
     if settings.llmrank:  # LLMRank's own settings: the base ranker's candidates
         ev.options[LLMRANK] = options.model_dump(
             include={"base_ranker", "ranker_params", "candidates", "history_items"}
         )
-    sh = Shared(client, prompts, prepared, asyncio.Semaphore(settings.concurrency), progress)
+    sh = Shared(client, prompts, prepared, asyncio.Semaphore(settings.concurrency), progress,
+                history_ratings(data))  # fmt: skip
     for seed in settings.seeds:
         cases = sample_cases(split.test, settings.users, seed)
         ev.sampled[seed] = len(cases)

@@ -48,15 +48,18 @@ async def test_the_scripted_plan_retrieves_complements_ranks_and_finishes() -> N
     # Every unseen film is on the list already: the year retrieval adds nothing new.
     assert result.rounds[1].items == ()
     assert result.final == ("7", "4", "2", "3", "5", "6", "8") and result.stop == "finish"
-    assert result.llm_calls == 5
-    assert roles(fake) == ["toolrec.simulate"] * 3 + ["toolrec.rank", "toolrec.simulate"]
+    # Finish: the final ranking of every retrieved item (the scripted rank keeps the order).
+    assert result.llm_calls == 6
+    assert roles(fake) == ["toolrec.simulate"] * 3 + ["toolrec.rank", "toolrec.simulate",
+                                                       "toolrec.rank"]  # fmt: skip
     assert [(s.round, s.mark) for s in result.sets] == [
-        (1, "retrieve[genre, 10]"), (2, "retrieve[decade, 5]"), (3, "rank[genre, 10]")
+        (1, "retrieve[genre, 10]"), (2, "retrieve[decade, 5]"), (3, "rank[genre, 10]"),
+        (4, "finish"),
     ]  # fmt: skip
     calls = log.pop("d1")
     assert [(c.tool, c.role, c.ok, c.turn) for c in calls] == [
         ("retrieve", "toolrec.tools", True, 1), ("retrieve", "toolrec.tools", True, 1),
-        ("rank", "toolrec.rank", True, 1),
+        ("rank", "toolrec.rank", True, 1), ("rank", "toolrec.rank", True, 1),
     ]  # fmt: skip
     assert calls[0].input == {"attribute": "genre", "k": 10}
 
@@ -85,14 +88,15 @@ async def test_invalid_rank_items_are_caught_and_the_tool_reprompted() -> None:
     result = await made.run(["1"], "(none)")
     rank = result.rounds[1]
     assert rank.invalid == ("99", "Heat") and rank.reprompts == 1
-    assert rank.items == ("2", "4") and result.final == ("2", "4")
+    assert rank.items == ("2", "4")
     retry = fake.calls[3]
     assert retry.context.role == "toolrec.rank" and len(retry.messages) == 4
     assert message_text(retry.messages[-1]).startswith(
-        "These are not movie IDs from the candidate list (or the user has watched them): "
-        "'99'; 'Heat'."
+        "These are not movie IDs of the catalog (or the user has watched them): '99'; 'Heat'."
     )
-    assert result.llm_calls == 5
+    # The final ranking (the same two attempts) ranks 2 and 4; 7, retrieved and dropped by
+    # the rank, follows in its place.
+    assert result.final == ("2", "4", "7") and result.llm_calls == 7
 
 
 async def test_a_rank_tool_that_keeps_failing_leaves_the_order_as_it_was() -> None:
@@ -105,7 +109,9 @@ async def test_a_rank_tool_that_keeps_failing_leaves_the_order_as_it_was() -> No
     result = await made.run(["1"], "(none)")
     rank = result.rounds[1]
     assert rank.invalid == ("1", "1", "1") and rank.reprompts == 2
-    assert result.final == ("7", "4")
+    assert rank.items == ("7", "4")
+    # The final ranking fails the same way: every retrieved item in its order.
+    assert result.final == ("7", "4", "2")
 
 
 async def test_an_unreadable_action_is_sent_back_and_the_loop_goes_on() -> None:
@@ -147,7 +153,7 @@ async def test_the_round_limit_ends_the_loop_with_the_current_list() -> None:
     result = await made.run(["1"], "(none)")
     assert len(result.rounds) == 3 and result.stop == "round_limit"
     assert result.final == ("7", "4", "2", "3", "5", "6")
-    assert len(fake.calls) == 3
+    assert roles(fake) == ["toolrec.simulate"] * 3 + ["toolrec.rank"]  # the final ranking
 
 
 async def test_a_model_that_never_answers_in_json_ends_the_loop() -> None:

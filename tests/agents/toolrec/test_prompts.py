@@ -82,9 +82,7 @@ def test_no_steps_yet_reads_none() -> None:
 
 def test_rank_messages_use_the_papers_instruction() -> None:
     msgs = pb.rank_messages(P, "- H", "1. X", "director", 4)
-    assert msgs[0].content == (
-        "You rank movies for one user. Use only the movie IDs given in the candidate list."
-    )
+    assert msgs[0].content == "You rank movies for one user. Name each movie by its ID."
     assert msgs[1].content == (
         "The user's watch history (oldest first):\n- H\n\nCandidate movies:\n1. X\n\n"
         "Please rank the above recommended movies by measuring the possibilities that the user "
@@ -92,11 +90,23 @@ def test_rank_messages_use_the_papers_instruction() -> None:
         "movie history records, and output top 4 movies except user's historical movies.\n"
         'Reply with only a JSON object: {"items": ["<movie ID>", ...]}'
     )
+    # No attribute (rank[None, K], and the final ranking): the history alone, as the
+    # authors' rerank_default_2.
+    plain = pb.rank_messages(P, "- H", "1. X", "none", 4)[1].content
+    assert plain == pb.rank_messages(P, "- H", "1. X", pb.CONCLUDE, 4)[1].content
+    assert plain == (
+        "The user's watch history (oldest first):\n- H\n\nCandidate movies:\n1. X\n\n"
+        "Please rerank the above movies by measuring the possibilities that the user would like "
+        "to watch next most, according to the user history, and output top 4 movies except "
+        "user's historical movies.\n"
+        'Reply with only a JSON object: {"items": ["<movie ID>", ...]}'
+    )
 
 
 def test_the_mismatch_message_names_the_refused_items() -> None:
     msg = pb.mismatch_message(P, ["99", "Heat"], 3)
     assert msg.content == (
-        "These are not movie IDs from the candidate list (or the user has watched them): "
-        "'99'; 'Heat'. Output only movie IDs from the candidate list above, top 3, best first."
+        "These are not movie IDs of the catalog (or the user has watched them): "
+        "'99'; 'Heat'. Output only movie IDs of movies the user has not watched, top 3, best "
+        "first."
     )

@@ -27,14 +27,14 @@ async def test_each_turn_recommends_the_loops_best_item_not_shown_before() -> No
                                    method="exact"),)  # fmt: skip
     loop = first.explain["loop"]
     assert [r["tool"] for r in loop["rounds"]] == ["retrieve", "retrieve", "rank", "finish"]
-    assert loop["stop"] == "finish" and first.explain["llm_calls"] == 5
+    assert loop["stop"] == "finish" and first.explain["llm_calls"] == 6  # the final ranking
     assert "What the user said in this conversation:\nUser: Something with aliens?" in (
         message_text(fake.calls[0].messages[-1])
     )
     second = await made.respond(after(first, "Not that one."))
     assert [i.item_id for i in second.items] == ["4"]
     assert "Assistant: You might enjoy Galaxy Kids (2005).\nUser: Not that one." in (
-        message_text(fake.calls[5].messages[-1])
+        message_text(fake.calls[6].messages[-1])
     )
     assert {c.turn for c in log.pop("d1")} == {1, 2}
 
@@ -67,4 +67,4 @@ async def test_a_loop_that_finishes_empty_still_recommends_from_the_plain_ranker
 async def test_the_fallback_list_runs_the_loop_when_no_turn_did() -> None:
     made, fake = system(recommend_k=2)
     refs = await made.final_list(OPENING, 2)
-    assert [r.item_id for r in refs] == ["7", "4"] and len(fake.calls) == 5
+    assert [r.item_id for r in refs] == ["7", "4"] and len(fake.calls) == 6

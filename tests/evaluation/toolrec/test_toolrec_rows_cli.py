@@ -54,8 +54,9 @@ def test_the_ablations_and_llmrank_are_rows_of_the_table(
         "LLMRank": None,
     }  # fmt: skip
     assert record["rows"]["LLMRank"]["candidates"] == 30
+    # rank: ToolRec's and w/ Plan's rank and final ranking (12 each), w/ single's, w/ multi's.
     assert record["llm"]["calls"] == {"toolrec.llmrank": 12, "toolrec.plan": 12,
-                                      "toolrec.rank": 48, "toolrec.simulate": 48}  # fmt: skip
+                                      "toolrec.rank": 72, "toolrec.simulate": 48}  # fmt: skip
     multi = record["variant_loops"]["w/ multi"]
     # none, genre, decade, director (8 8 7 7 of 30), then one ranking call.
     assert multi["termination_rounds"] == {"5": 12} and multi["llm_calls_per_user"] == 1.0
