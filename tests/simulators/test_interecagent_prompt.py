@@ -107,10 +107,9 @@ async def test_llm_user_and_preparation_use_the_chosen_instruction(
     assert out.opening == "Something mind-bending."
     opening_call = prepared_client.calls[1].messages
     assert opening_call[0].content == EXPECTED_SYSTEM
-    assert (
-        opening_call[-1].content
-        == "Now let's start, you first, act as a user. Do not name any movie."
-    )
+    # Fig. 4's words: no "Do not name any movie", which contradicted "You could provide
+    # your history" (the leak guard keeps the target's title out).
+    assert opening_call[-1].content == "Now let's start, you first, act as a user."
 
 
 async def test_end_marker_ends_the_session_and_is_not_kept(

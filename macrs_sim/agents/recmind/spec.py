@@ -61,7 +61,9 @@ def prepare_system(options: RecMindSystemOptions, ctx: PrepareContext) -> build.
 def build_system(options: RecMindSystemOptions, ctx: SystemContext) -> RecMind:
     res = ctx.prepared
     assert isinstance(res, build.RecMindResources)
-    opts = options.model_copy(update={"retries": ctx.retries})
+    # A turn names no more items than the protocol counts (max_items_per_turn).
+    k = min(options.recommend_k, ctx.protocol.max_items_per_turn)
+    opts = options.model_copy(update={"retries": ctx.retries, "recommend_k": k})
     r = build.reasoner(
         opts, res, client=ctx.require_client(), prompts=ctx.prompts, system=ctx.name,
         dialogue_id=ctx.dialogue_id, log=ctx.tool_log, temperature=ctx.protocol.temperature,

@@ -55,6 +55,10 @@ def prepare_system(options: ToolRecSystemOptions, ctx: PrepareContext) -> ToolRe
 def build_system(options: ToolRecSystemOptions, ctx: SystemContext) -> ToolRecSystem:
     prepared = ctx.prepared
     assert isinstance(prepared, ToolRecPrepared)
+    # A turn names no more items than the protocol counts (max_items_per_turn).
+    options = options.model_copy(
+        update={"recommend_k": min(options.recommend_k, ctx.protocol.max_items_per_turn)}
+    )
     return build(
         options, prepared, name=ctx.name, dialogue_id=ctx.dialogue_id,
         client=ctx.require_client(), prompts=ctx.prompts, history=ctx.history,

@@ -3,11 +3,16 @@ more, the reply prompt says so, and it never calls the search "the tool result".
 
 from __future__ import annotations
 
+from macrs_sim.agents.context import SystemContext
 from macrs_sim.agents.interecagent import prompts as pb
 from macrs_sim.agents.interecagent.build import InteRecAgentPrepared, build
 from macrs_sim.agents.interecagent.demos import DemoIndex, load_demonstrations
 from macrs_sim.agents.interecagent.options import InteRecAgentOptions
 from macrs_sim.agents.interecagent.scripted import interecagent_scripted_rules
+from macrs_sim.agents.interecagent.spec import InteRecAgentSystemOptions, build_system
+from macrs_sim.config import ProtocolConfig
+from macrs_sim.data.catalog import Catalog
+from macrs_sim.data.grounding import Grounder
 from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import ScriptedChatCompletionClient
 from macrs_sim.prompts import PromptLibrary
@@ -35,3 +40,17 @@ async def test_one_item_a_turn_shows_and_asks_for_one(resources: ToolResources) 
     assert len(turn.items) == 1
     replies = [c for c in client.calls if c.context.role == "interecagent.reply"]
     assert replies and "at most 1 and in the order given" in message_text(replies[-1].messages[0])
+
+
+def test_the_campaign_builder_takes_the_protocols_limit(
+    resources: ToolResources, films: Catalog, demos: DemoIndex
+) -> None:
+    ctx = SystemContext(
+        name="ira", dialogue_id="d", client=ScriptedChatCompletionClient(),
+        prompts=PromptLibrary(), dataset=None,  # type: ignore[arg-type]  # unused by the builder
+        grounder=Grounder(films), protocol=ProtocolConfig(max_items_per_turn=2),
+        prepared=InteRecAgentPrepared(resources, demos),
+    )  # fmt: skip
+    system = build_system(InteRecAgentSystemOptions(name="ira"), ctx)
+    assert system.executor.settings.max_items == 2
+    assert system.executor.settings.fetch_k == 5  # the paper's Fig. C2
