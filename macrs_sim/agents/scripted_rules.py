@@ -7,6 +7,7 @@ gives the same transcript however dialogues interleave.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from typing import Literal
 
@@ -21,8 +22,10 @@ from macrs_sim.agents.macrs.schemas import (
     UserProfile,
 )
 from macrs_sim.agents.scripted_words import ask_line, chat_line
+from macrs_sim.agents.single_llm.free_chat import FreeChatOutput
 from macrs_sim.agents.single_llm.system import SingleLLMOutput
 from macrs_sim.data.domain import MOVIES, Domain
+from macrs_sim.llm.base import message_text
 from macrs_sim.llm.scripted import Rule, ScriptedRequest
 
 # The planner's act per turn: ask first, try a recommendation, then adjust (paper Fig. 4 shape).
@@ -109,4 +112,13 @@ def single_llm_rules(catalog_titles: Sequence[str]) -> dict[str, Rule]:
             response=text,
         )
 
-    return {"single_llm.respond": single_llm}
+    def free_chat(req: ScriptedRequest) -> BaseModel:
+        # As many titles as the prompt allows ("recommend up to N"), every other turn.
+        found = re.search(r"recommend up to (\d+)", message_text(req.messages[0]))
+        n = int(found.group(1)) if found else 1
+        if (req.context.turn or 1) % 2:
+            return FreeChatOutput(response="What kind of story do you enjoy?")
+        picked = _pick(titles, req.context.dialogue_id, req.context.turn, n=n)
+        return FreeChatOutput(response="How about " + ", ".join(picked) + "?", items=picked)
+
+    return {"single_llm.respond": single_llm, "single_llm.free_chat": free_chat}

@@ -1,4 +1,4 @@
-"""The single-LLM baseline's `[[systems]]` entry: no fields of its own."""
+"""The single-LLM baseline's `[[systems]]` entry: `free_chat` (InteRecAgent's LLM row)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ _LEGACY_SWITCHES = ("information_reflection", "strategy_reflection")
 
 class SingleLLMSystemOptions(SystemOptions):
     kind: Literal["single_llm"] = "single_llm"
+    # A free chat (InteRecAgent's "LLM alone" row): no act plan, up to
+    # protocol.max_items_per_turn items a turn (agents/single_llm/free_chat.py).
+    free_chat: bool = False
 
     @model_validator(mode="before")
     @classmethod

@@ -77,6 +77,7 @@ class SingleLLMRecommender:
         self._client = client
         self._dialogue_id = dialogue_id
         self._retries = retries
+        self._prompts = prompts
         self._turn_prompt = prompts.get("single_llm")
         self._final_prompt = prompts.get("final_list")
 
