@@ -77,6 +77,15 @@ class EmbeddedModel(ModelOptions):
         le=MAX_THREADS,
         description="CPU threads for llama.cpp; all cores when absent.",
     )
+    # llm/prefix_cache.py: a prompt that begins like an earlier one is read from where they
+    # part (a role's instructions, the dialogue so far), not from its start.
+    prompt_cache_mb: int = Field(
+        default=512,
+        ge=0,
+        le=65536,
+        description="RAM (MB) for llama.cpp's states after earlier prompts, so a prompt that"
+        " begins like one of them is read from where they part; 0 turns it off.",
+    )
     max_tokens: int = Field(
         default=256, ge=1, le=MAX_TOKENS, description="Most tokens a reply may have."
     )

@@ -20,6 +20,7 @@ from autogen_core.models import (
 
 from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm.base import JsonOutput, SimpleChatClient, message_text
+from macrs_sim.llm.prefix_cache import PrefixStateCache
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
@@ -136,6 +137,7 @@ class LlamaCppClient(SimpleChatClient):
         *,
         n_ctx: int = 4096,
         n_threads: int | None = None,
+        prompt_cache_mb: int = 0,
         max_tokens: int = 256,
         temperature: float = 0.0,
         seed: int = 0,
@@ -150,6 +152,8 @@ class LlamaCppClient(SimpleChatClient):
         self.temperature = temperature
         self.seed = seed
         self._llm = load_llama(model_path, n_ctx=n_ctx, n_threads=n_threads, seed=seed)
+        if prompt_cache_mb > 0:
+            self._llm.set_cache(PrefixStateCache(prompt_cache_mb * 2**20))  # type: ignore[arg-type]
         # llama.cpp's context is not thread-safe. The asyncio lock queues callers
         # without tying up executor threads; the thread lock keeps a call that was
         # cancelled on the async side (its thread still running) from overlapping the next.

@@ -23,6 +23,7 @@ def build(cfg: EmbeddedModel, ctx: BackendContext) -> ChatCompletionClient:
         ctx.located or resolve_gguf(cfg),
         n_ctx=cfg.n_ctx,
         n_threads=cfg.n_threads,
+        prompt_cache_mb=cfg.prompt_cache_mb,
         max_tokens=cfg.max_tokens,
         temperature=ctx.temperature,
         seed=cfg.seed,
