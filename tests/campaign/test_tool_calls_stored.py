@@ -146,7 +146,8 @@ async def test_recmind_and_toolrec_store_their_tool_calls(tmp_path: Path) -> Non
     """Every tool-using system's calls reach the store through SystemContext.tool_log.
 
     ToolRec's scripted loop per turn: retrieve (genre), retrieve (second attribute), rank,
-    finish: 3 tool calls on turn 1; its fallback list reuses the loop's list (no call)."""
+    finish and its final ranking: 4 tool calls on turn 1; its fallback list reuses the
+    loop's list (no call)."""
     spec = parse_scenario(
         {
             "name": "tools-stored",
@@ -169,7 +170,7 @@ async def test_recmind_and_toolrec_store_their_tool_calls(tmp_path: Path) -> Non
     assert all(t.dialogue_id is not None and t.system == t.dialogue_id.split(":", 1)[0]
                for t in rows)  # fmt: skip
     toolrec = [r for r in rows if r.system == "TR"]
-    assert len(toolrec) == 6 and {r.turn for r in toolrec} == {1}
+    assert len(toolrec) == 8 and {r.turn for r in toolrec} == {1}  # 2 dialogues x 4
     assert {r.role for r in toolrec} == {"toolrec.tools", "toolrec.rank"}
     recmind = [r for r in rows if r.system == "RM"]
     assert len({r.dialogue_id for r in recmind}) == 2 and len(dialogues) == 4
