@@ -22,6 +22,7 @@ from macrs_sim.errors import DataError
 from macrs_sim.llm.backends.registry import backend_spec, known_backends
 from macrs_sim.store import STORE_FILE as STORE_FILE  # re-exported: a run directory's layout
 from macrs_sim.store import RunStore
+from macrs_sim.textfile import loads_toml
 
 SCENARIO_FILE = "scenario.resolved.toml"
 SAMPLES_FILE = "samples.jsonl"
@@ -55,7 +56,7 @@ class RunLock:
 
 def run_identity(resolved_toml: str) -> dict[str, Any]:
     """A resolved scenario without the settings that cannot change a dialogue's outcome."""
-    data = tomllib.loads(resolved_toml)
+    data = loads_toml(resolved_toml)
     data.pop("cache", None)
     campaign = data.get("campaign", {})
     for key in _OPERATIONAL:

@@ -15,7 +15,7 @@ from macrs_sim.data.domain import MOVIES, Domain
 from macrs_sim.data.domain_words import plural_of
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item
-from macrs_sim.textfile import read_utf8
+from macrs_sim.textfile import check_regular, loads_json, read_utf8
 
 
 def control_character(text: str) -> str | None:
@@ -59,6 +59,7 @@ class Catalog:
 
     @classmethod
     def from_jsonl(cls, path: Path) -> Catalog:
+        check_regular(path, DataError, what="catalog")
         if not path.is_file():
             raise DataError(f"{path}: catalog file not found")
         return cls.from_jsonl_text(read_utf8(path, DataError, what="catalog"), str(path))
@@ -70,7 +71,7 @@ class Catalog:
             if not line.strip():
                 continue
             try:
-                item = Item.model_validate(json.loads(line))
+                item = Item.model_validate(loads_json(line))
             except (json.JSONDecodeError, ValidationError) as err:
                 first = str(err).splitlines()[0]
                 raise DataError(f"{source}:{lineno}: not a valid item record ({first})") from None

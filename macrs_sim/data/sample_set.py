@@ -13,13 +13,14 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Sample
+from macrs_sim.textfile import capped_lines, loads_json, long_line, not_regular
 
 SAMPLE_SET_FORMAT = "macrs-sim/sample-set"
 SAMPLE_SET_VERSION = 1
@@ -58,7 +59,7 @@ def write_sample_set(path: Path, header: SampleSetHeader, samples: Iterable[Samp
 
 def _header(path: Path, first: str) -> SampleSetHeader:
     try:
-        raw = json.loads(first)
+        raw = loads_json(first)
     except json.JSONDecodeError:
         raw = None
     if not isinstance(raw, dict) or raw.get("format") != SAMPLE_SET_FORMAT:
@@ -118,9 +119,13 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
         f = path.open("rb")
     except OSError as err:
         raise DataError(f"{path}: cannot read the sample set ({err.strerror or err})") from None
+
+    def too_long(number: int) -> NoReturn:  # numbered as the lines are (a CR ends one too)
+        raise DataError(long_line(f"{path}:{n + 1}"))
+
     with f:
         offset = n = 0
-        for raw in f:
+        for raw in capped_lines(f, on_long=too_long):
             try:
                 text = raw.decode("utf-8-sig" if offset == 0 else "utf-8")
             except UnicodeDecodeError as err:
@@ -148,6 +153,9 @@ class SampleSetReader:
     def __init__(
         self, path: Path, catalog: Catalog, *, dataset: tuple[str, str] | None = None
     ) -> None:
+        problem = not_regular(path)
+        if problem is not None:
+            raise DataError(f"data.sample_set: {path}: {problem}")
         if not path.is_file():
             raise DataError(
                 f"data.sample_set: {path}: no such file; "
@@ -155,13 +163,16 @@ class SampleSetReader:
             )
         self.path, self.catalog = path, catalog
         self.version = _version(path)
-        for _ in _lines(path):
-            pass  # undecodable bytes anywhere are the first thing said, as for a file read whole
-        first = next(_lines(path), None)
+        lines = _lines(path)
+        first = next(lines, None)
         if first is None:
             raise DataError(f"{path}: empty file, expected a sample-set header and samples")
-        self.header = _header(path, first[1])
-        h = self.header
+        self.header = h = _header(path, first[1])
+        # Undecodable bytes anywhere are said before a sample's problem, as for a file read
+        # whole; a line past the header's count is said at once, not after reading the rest.
+        for count, (lineno, _) in enumerate(lines, start=1):
+            if count > h.n_samples:
+                raise _too_many(path, h.n_samples, lineno)
         if dataset is not None and h.dataset_fingerprint != dataset[1]:
             raise DataError(
                 f"data.sample_set: {path} was built from dataset {h.dataset!r} "
@@ -188,6 +199,8 @@ class SampleSetReader:
                 seen.add(sample.sample_id)
             chunk.append(sample)
             n += 1
+            if n > self.header.n_samples:
+                raise _too_many(self.path, self.header.n_samples, lineno)
             if len(chunk) == size:
                 yield chunk
                 chunk = []
@@ -200,6 +213,13 @@ class SampleSetReader:
             )
         if repeated:
             raise DataError(f"{self.path}: repeated sample ids")
+
+
+def _too_many(path: Path, n_samples: int, lineno: int) -> DataError:
+    return DataError(
+        f"{path}:{lineno}: sample {n_samples + 1}, but the header says {n_samples} samples"
+        " (edited or appended to?)"
+    )
 
 
 def read_sample_set(

@@ -42,9 +42,8 @@ def test_a_bad_line_is_said_before_a_repeated_id(
     path = written(tmp_path, sample, ["a", "b", "a", "c"])
     with path.open("a", encoding="utf-8") as f:
         f.write("not json\n")  # line 6: after the repeat, as in the issue's example
-    reader = SampleSetReader(path, catalog)
-    with pytest.raises(DataError, match=":6"):
-        list(reader.chunks())
+    with pytest.raises(DataError, match=":6"):  # a line past the count: said on opening
+        list(SampleSetReader(path, catalog).chunks())
 
 
 def test_the_count_is_said_before_a_repeated_id(

@@ -24,6 +24,7 @@ from macrs_sim.agents.interecagent.schemas import PlanStep
 from macrs_sim.data.domain import Domain
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Record
+from macrs_sim.textfile import loads_json, not_regular, read_utf8
 from macrs_sim.tools.embedding import TextEncoder
 
 _STOP = frozenset(
@@ -85,7 +86,7 @@ _DEMOS = TypeAdapter(list[Demonstration])
 def parse_demonstrations(text: str, source: str) -> list[Demonstration]:
     """A JSON list of {"intent", "plan"}; DataError in one line naming `source`."""
     try:
-        raw: Any = json.loads(text)
+        raw: Any = loads_json(text)
         demos = _DEMOS.validate_python(raw)
     except json.JSONDecodeError as err:
         raise DataError(f"{source}: not JSON ({err.msg}, line {err.lineno})") from None
@@ -106,10 +107,14 @@ def load_demonstrations(path: str | Path | None = None) -> list[Demonstration]:
     """The file at `path` (a generated one), else the bundled demonstrations."""
     if path is None:
         return parse_demonstrations(_package_text("demonstrations.json"), "demonstrations.json")
+    problem = not_regular(Path(path))
+    if problem is not None:
+        raise DataError(f"demonstrations_file {path}: {problem}")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        Path(path).stat()
     except OSError as err:
         raise DataError(f"demonstrations_file {path}: {err.strerror or err}") from None
+    text = read_utf8(Path(path), DataError, what="demonstrations_file")
     return parse_demonstrations(text, f"demonstrations_file {path}")
 
 

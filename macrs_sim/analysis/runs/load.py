@@ -32,6 +32,7 @@ from macrs_sim.data.domain import Domain
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, Sample, ToolCallRecord
 from macrs_sim.store import RunStore
+from macrs_sim.textfile import loads_toml
 
 # 'user_echo' -> (turns failing, turns checked), per system and then overall (metrics.behaviour)
 Counts = dict[str, tuple[int, int]]
@@ -226,8 +227,8 @@ def _scenario(path: Path) -> dict[str, Any]:
     if not file.is_file():
         return {}
     try:
-        return tomllib.loads(file.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError:
+        return loads_toml(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         return {}
 
 

@@ -20,6 +20,7 @@ from macrs_sim.data.grounding import ItemGrounder
 from macrs_sim.data.movielens.titles import parse_genres, parse_title
 from macrs_sim.errors import DataError
 from macrs_sim.protocol import Item
+from macrs_sim.textfile import loads_json
 
 CASE_FIELDS = ("catalog", "said", "expect", "category")
 
@@ -91,7 +92,7 @@ def load_cases(path: Path, catalogs: Mapping[str, Catalog]) -> list[Case]:
         if not line.strip():
             continue
         try:
-            raw = json.loads(line)
+            raw = loads_json(line)
             if "expect_id" in raw:  # same-named items (a chain's places): by id
                 raw["expect"] = None
             catalog, said, expect, category = (raw[k] for k in CASE_FIELDS)

@@ -10,6 +10,7 @@ from pathlib import Path
 from macrs_sim.data.movielens.layout import Release
 from macrs_sim.data.movielens.readers import Links, parse_id
 from macrs_sim.errors import DataError
+from macrs_sim.textfile import check_regular, loads_json
 
 KEY_COLUMNS = ("movieId", "imdbId", "tmdbId")
 Row = dict[str, object]
@@ -45,7 +46,7 @@ def _read_jsonl(path: Path) -> tuple[list[str], list[tuple[int, Row]]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = loads_json(line)
         except json.JSONDecodeError as err:
             raise DataError(
                 f"{path}:{lineno}: not valid JSON ({err.msg}); expected one object"
@@ -59,6 +60,7 @@ def _read_jsonl(path: Path) -> tuple[list[str], list[tuple[int, Row]]]:
 
 
 def _read(path: Path) -> tuple[list[str], list[tuple[int, Row]]]:
+    check_regular(path, DataError, what="metadata file")
     if not path.is_file():
         raise DataError(f"{path}: metadata file not found; expected a .csv or .jsonl file")
     suffix = path.suffix.lower()

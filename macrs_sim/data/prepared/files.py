@@ -13,8 +13,10 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 from macrs_sim.errors import DataError
+from macrs_sim.textfile import capped_lines, long_line, not_regular
 
 _GZIP_MAGIC = b"\x1f\x8b"
 
@@ -41,12 +43,19 @@ def _binary(path: Path) -> io.BufferedIOBase:
 def read_lines(path: Path, label: str | None = None) -> Iterator[SourceLine]:
     """Each non-blank line of `path` (gzip or plain, told by its first bytes, not its name)."""
     label = label or path.name
+    problem = not_regular(path)
+    if problem is not None:
+        raise DataError(f"{path}: {problem}")
     if not path.is_file():
         raise DataError(f"{path}: no such file")
     number = 0
+
+    def too_long(at: int) -> NoReturn:
+        raise DataError(long_line(f"{label}:{at}"))
+
     try:
         with _binary(path) as f:
-            for number, raw in enumerate(f, start=1):
+            for number, raw in enumerate(capped_lines(f, on_long=too_long), start=1):
                 try:
                     text = raw.decode("utf-8").rstrip("\r\n")
                 except UnicodeDecodeError as err:

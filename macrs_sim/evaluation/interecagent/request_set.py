@@ -28,6 +28,7 @@ from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
 from macrs_sim.evaluation.interecagent.schemas import OneTurnCase, OneTurnRequest, Task
 from macrs_sim.protocol import Record, Utterance
+from macrs_sim.textfile import loads_json, not_regular
 
 REQUEST_SET_FORMAT = "macrs-sim/interecagent-requests"
 REQUEST_SET_VERSION = 1
@@ -125,7 +126,7 @@ def write_request_set(
 
 def _header(path: Path, first: str) -> RequestSetHeader:
     try:
-        raw = json.loads(first)
+        raw = loads_json(first)
     except json.JSONDecodeError:
         raw = None
     if not isinstance(raw, dict) or raw.get("format") != REQUEST_SET_FORMAT:
@@ -211,6 +212,9 @@ def _check_count(path: Path, n: int, linenos: Sequence[int]) -> None:
 
 def read_request_set(path: Path, catalog: Catalog, dataset: tuple[str, str]) -> RequestSet:
     """Read and check a request set; `dataset` = (name, fingerprint) it must have been made for."""
+    problem = not_regular(path)
+    if problem is not None:
+        raise DataError(f"{path}: {problem} ({MAKE_ONE})")
     if not path.is_file():
         raise DataError(f"{path}: no such file; expected a request set ({MAKE_ONE})")
     data = path.read_bytes()
