@@ -139,6 +139,10 @@ async def _before_any_file(
 ) -> tuple[SampleSource, Scenario]:
     """Bad data, options, models or training fail here, before any file is made: the
     samples (a sample set checked whole, or drawn) and the scenario as preflight left it."""
+    # A kind only another command can run (the person of `chat`) says so in one line.
+    refused = getattr(setup.simulator_spec.options, "not_in_campaign", None)
+    if isinstance(refused, str):
+        raise ConfigError(f'simulator: kind "{setup.simulator_spec.kind}" {refused}')
     source = sample_source(setup)
     check_systems(setup)  # cheap checks first, then the model servers, then training
     scenario = await _preflight(setup, notify)

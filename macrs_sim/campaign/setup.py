@@ -11,9 +11,16 @@ from autogen_core.models import ChatCompletionClient
 
 from macrs_sim.agents.base import Recommender
 from macrs_sim.agents.context import PrepareContext, SystemContext, history_for
-from macrs_sim.agents.registry import SystemOptions, import_ref, resolve_entries, system_spec
+from macrs_sim.agents.registry import (
+    SystemOptions,
+    entry_label,
+    import_ref,
+    resolve_entries,
+    system_spec,
+)
 from macrs_sim.campaign.scripted import default_scripted_rules
 from macrs_sim.config import ModelConfig, Scenario, SystemEntry
+from macrs_sim.config.numbers import check_numbers
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.grounding import grounder_for
@@ -69,6 +76,7 @@ def resolve_scenario(scenario: Scenario) -> Scenario:
     systems: list[SystemEntry] = list(scenario.systems)
     if not all(isinstance(s, SystemOptions) for s in systems):
         systems = [*resolve_entries(systems)]
+    _no_bool_numbers(scenario, systems)
     systems = [
         s if s.model is None else s.model_copy(update={"model": _model(s.model, f"systems[{i}]")})
         for i, s in enumerate(systems)
@@ -85,6 +93,17 @@ def resolve_scenario(scenario: Scenario) -> Scenario:
     return scenario.model_copy(
         update={"systems": systems, "simulator": simulator, "judge": judge, "model": model}
     )
+
+
+def _no_bool_numbers(scenario: Scenario, systems: Sequence[SystemEntry]) -> None:
+    """A boolean given where a kind's options take a number (`dialogue_window = true`) is
+    one line, not the number 1 (config/numbers.py; the typed tables are checked at load)."""
+    for i, (given, typed) in enumerate(zip(scenario.systems, systems, strict=True)):
+        if not isinstance(given, SystemOptions):
+            check_numbers(given.model_dump(exclude_none=True), typed, entry_label(i, given.kind))
+    table = scenario.simulator
+    where = f'simulator (kind "{table.kind}")'
+    check_numbers(table.model_dump(exclude_none=True), resolve_simulator(table), where)
 
 
 def _model(cfg: ModelConfig, where: str) -> ModelConfig:

@@ -17,4 +17,5 @@ MAX_NAME_CHARS = 100
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # nan and infinities are no numbers a scenario means (nan fails every bound silently).
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)

@@ -14,6 +14,7 @@ from pydantic_core import ErrorDetails
 from macrs_sim.config.bounds import MAX_NAME_CHARS, Strict
 from macrs_sim.config.execution import CacheConfig, CampaignConfig, FaultsConfig
 from macrs_sim.config.models import EmbeddedModel, Layout, ModelConfig
+from macrs_sim.config.numbers import check_finite, check_numbers, finite_message
 from macrs_sim.config.sections import (
     DataConfig,
     JudgeConfig,
@@ -22,7 +23,7 @@ from macrs_sim.config.sections import (
     SystemEntry,
 )
 from macrs_sim.errors import ConfigError
-from macrs_sim.textfile import read_utf8
+from macrs_sim.textfile import check_regular, loads_toml, read_utf8
 
 # A run directory is named after the scenario: a plain file name, never a path.
 _SLUG = re.compile(r"[A-Za-z0-9._-]+")
@@ -128,6 +129,8 @@ def describe_validation_error(source: str, err: ValidationError) -> str:
         msg = "unknown field (check the spelling)"
     elif first["type"] == "missing":
         msg = "required field is missing"
+    elif finite_message(first) is not None:
+        msg = str(finite_message(first))
     elif first["type"] == "less_than_equal":
         msg = _bound_message(first)
     more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
@@ -135,19 +138,23 @@ def describe_validation_error(source: str, err: ValidationError) -> str:
 
 
 def parse_scenario(data: dict[str, object], source: str = "<scenario>") -> Scenario:
+    check_finite(data, source)
     try:
-        return Scenario.model_validate(data)
+        scenario = Scenario.model_validate(data)
     except ValidationError as err:
         raise ConfigError(describe_validation_error(source, err)) from None
+    check_numbers(data, scenario, source)
+    return scenario
 
 
 def load_scenario(path: str | Path) -> Scenario:
     p = Path(path)
+    check_regular(p, ConfigError, what="scenario file")
     if not p.is_file():
         raise ConfigError(f"{p}: scenario file not found")
     text = read_utf8(p, ConfigError, what="scenario file")
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{p}: not valid TOML: {err}") from None
     return parse_scenario(data, str(p))

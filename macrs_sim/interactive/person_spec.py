@@ -6,7 +6,7 @@ Only `macrs-sim chat` can build it: the person's lines come from the reader it h
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import Field
 
@@ -22,6 +22,12 @@ READ = "read"
 
 class PersonOptions(SimulatorOptions):
     kind: Literal["person"] = Field(default="person", description="A person types the turns.")
+
+    # Why `run` refuses the kind before any file is made (campaign/runner.py reads it).
+    not_in_campaign: ClassVar[str] = (
+        "is a person typing at a terminal: it runs only in `macrs-sim chat SCENARIO`;"
+        ' a campaign needs a simulated user (kind "llm" or "agenda")'
+    )
 
 
 def build(options: PersonOptions, ctx: SimulatorContext) -> UserSimulator:

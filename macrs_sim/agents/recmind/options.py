@@ -11,7 +11,7 @@ PLANNERS: tuple[Planner, ...] = ("cot", "tot-bfs", "tot-dfs", "self-inspiring")
 
 
 class RecMindOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     kind: Literal["recmind"] = "recmind"
     # How steps are planned: chain of thought, tree of thoughts (breadth- or depth-first),
@@ -44,8 +44,8 @@ class RecMindOptions(BaseModel):
     # The environment variable holding the SerpApi key (search_backend "web").
     web_api_key_env: str = "SERPAPI_API_KEY"
     # The model's context in tokens, which bounds every prompt (budget.py); None: what the
-    # client reports (the embedded model's n_ctx; 32,768 for an OpenAI-compatible server:
-    # set it for a server with a smaller window).
+    # client reports (the embedded model's n_ctx; an OpenAI-compatible server's window as
+    # far as known: [model] n_ctx, its model list, or its first refusal).
     context_tokens: int | None = Field(default=None, ge=512, le=1_048_576)
     # How many items a turn recommends at most.
     recommend_k: int = Field(default=3, ge=1, le=10)

@@ -25,7 +25,7 @@ VARIANT_LABELS: dict[str, str] = {
 
 
 class ToolRecOptions(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     kind: Literal["toolrec"] = "toolrec"
     # "We limit our decision processes to a maximum of eight rounds."
