@@ -49,7 +49,7 @@ class ModelEntry(BaseModel):
 class ModelOptions(ModelEntry):
     """Base of every backend's options: `backend` (a Literal in each subclass)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class EmbeddedModel(ModelOptions):
@@ -134,6 +134,14 @@ class OpenAIModel(ModelOptions):
     )
     max_tokens: int = Field(
         default=512, ge=1, le=MAX_TOKENS, description="Most tokens a reply may have."
+    )
+    # The served model's context window (llm/context_window.py); when absent, the server's
+    # model list (vLLM's max_model_len) or its first "maximum context length" refusal says.
+    n_ctx: int | None = Field(
+        default=None,
+        ge=256,
+        le=MAX_TOKENS,
+        description="The served model's context window in tokens; the server's when absent.",
     )
     max_retries: int = Field(
         default=3, ge=0, le=MAX_RETRIES, description="Retries of a failed call."

@@ -51,7 +51,7 @@ def completion(body: dict[str, Any], text: str) -> dict[str, Any]:
     if schema is not None:
         key = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
         content = json.dumps(_Synth(schema, key).value(schema, "$", "value", 0))
-    prompt = sum(len(str(m.get("content", ""))) for m in messages) // 4 + 1
+    prompt = prompt_tokens(body)
     reply = len(content) // 4 + 1
     message = {"role": "assistant", "content": content}
     return {
@@ -123,3 +123,24 @@ def error_reply(fault: Fault, authorization: str) -> web.Response:
     headers = {"Retry-After": fault.retry_after} if fault.retry_after is not None else None
     payload = {"error": {"message": message, "type": "fake_error", "code": fault.status}}
     return web.json_response(payload, status=fault.status, headers=headers)
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    """The fake's token count of a request's messages (four characters a token)."""
+    return sum(len(str(m.get("content", ""))) for m in body.get("messages", [])) // 4 + 1
+
+
+def overflow(body: dict[str, Any], window: int | None) -> web.Response | None:
+    """vLLM's and llama-cpp-python's answer (HTTP 400, their very words) to a prompt plus
+    `max_tokens` longer than `window`; None when it fits (or no window is set)."""
+    prompt, reply = prompt_tokens(body), int(body.get("max_tokens") or 16)
+    if window is None or prompt + reply <= window:
+        return None
+    message = (
+        f"This model's maximum context length is {window} tokens. However, you requested"
+        f" {prompt + reply} tokens ({prompt} in the messages, {reply} in the completion)."
+        " Please reduce the length of the messages or completion."
+    )
+    error = {"message": message, "type": "invalid_request_error", "param": "messages",
+             "code": "context_length_exceeded"}  # fmt: skip
+    return web.json_response({"error": error}, status=400)

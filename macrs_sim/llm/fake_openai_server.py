@@ -33,6 +33,7 @@ from macrs_sim.llm.fake_openai_replies import (
     Recorded,
     completion,
     error_reply,
+    overflow,
     rejects_format,
 )
 
@@ -49,6 +50,8 @@ class FakeOpenAIServer:
         model: str = "fake",
         response_formats: frozenset[str] | None = None,
         record: bool = True,
+        context_tokens: int | None = None,
+        list_window: bool = False,
     ) -> None:
         self.latency_s = latency_s
         # Keep every request (tests read them); off for a long-running server, which
@@ -59,6 +62,10 @@ class FakeOpenAIServer:
         # E.g. frozenset({"text", "json_object"}) is llama-cpp-python's server.
         self.response_formats = response_formats
         self.text = TEXT
+        # The served window: a longer prompt plus max_tokens gets the real servers' HTTP 400;
+        # `list_window` says it in /v1/models as vLLM does (max_model_len).
+        self.context_tokens = context_tokens
+        self.list_window = list_window
         self.requests: list[Recorded] = []
         self.faults: deque[Fault] = deque()  # deque: appended from other threads safely
         self.outages: dict[int, Fault] = {}  # port -> fault for every chat request
@@ -176,7 +183,10 @@ class FakeOpenAIServer:
 
     async def _models(self, request: web.Request) -> web.Response:
         self._record(request, None)
-        card = {"id": self.model, "object": "model", "created": 0, "owned_by": "fake"}
+        card: dict[str, Any] = {"id": self.model, "object": "model", "created": 0}
+        card["owned_by"] = "fake"
+        if self.list_window and self.context_tokens is not None:
+            card["max_model_len"] = self.context_tokens
         return web.json_response({"object": "list", "data": [card]})
 
     async def _health(self, request: web.Request) -> web.Response:
@@ -202,6 +212,8 @@ class FakeOpenAIServer:
                 fault = self.faults.popleft()
             await asyncio.sleep(self.latency_s + (fault.delay_s if fault else 0.0))
             rejected = rejects_format(body, self.response_formats)
+            if rejected is None:
+                rejected = overflow(body, self.context_tokens)
             if rejected is not None:
                 return rejected
             if fault is None or fault.kind == "hang":

@@ -37,6 +37,8 @@ warnings.filterwarnings(
 )
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+# What of a GET /models reply is read (a model list is a few kilobytes).
+MAX_LISTING_BYTES = 1024 * 1024
 
 # autogen-ext refuses model names it does not know without this; local servers
 # (vLLM, llama-server) serve arbitrary names and support JSON schemas.
@@ -152,6 +154,8 @@ def _endpoint_client(
         max_tokens=cfg.max_tokens,
         resolve=resolve,
         secrets=userinfo_secrets(url),
+        model=cfg.model,
+        n_ctx=cfg.n_ctx,
     )
 
 
@@ -204,8 +208,9 @@ async def resolve_structured_outputs(
     return cfg.model_copy(update={"structured_outputs": chosen.mode})
 
 
-async def check_endpoint(cfg: OpenAIModel, *, timeout_s: float = 5.0) -> None:
-    """GET {url}/models on every endpoint; ModelUnavailableError naming the first that fails."""
+async def check_endpoint(cfg: OpenAIModel, *, timeout_s: float = 5.0) -> list[bytes]:
+    """GET {url}/models on every endpoint; ModelUnavailableError naming the first that fails.
+    Returns each endpoint's model list as it came (the served window may be in it)."""
     urls = [(url or DEFAULT_BASE_URL).rstrip("/") for url in cfg.endpoints()]
     names = [f"model.base_urls[{i}]" for i in range(len(urls))] if cfg.base_urls else []
     results = await asyncio.gather(
@@ -216,24 +221,27 @@ async def check_endpoint(cfg: OpenAIModel, *, timeout_s: float = 5.0) -> None:
             name = names[i] if names else "model.base_url"
             line = redact_text(f"{name} {redact_url(url)}: {problem}", urls)
             raise ModelUnavailableError(line) from None
+    return [r for r in results if isinstance(r, bytes)]
 
 
-async def _check_one(url: str, key: str, timeout_s: float) -> None:
-    """Raises OSError with the one-line problem (after `{url}: `) when GET /models fails."""
+async def _check_one(url: str, key: str, timeout_s: float) -> bytes:
+    """GET /models's body (at most 1 MiB); OSError with the one-line problem (after
+    `{url}: `) when it fails."""
     bare, basic = split_userinfo(url)
     auth = basic or f"Bearer {key}"
     request = urllib.request.Request(f"{bare}/models", headers={"Authorization": auth})
     try:
-        await asyncio.to_thread(_get, request, timeout_s)
+        return await asyncio.to_thread(_get, request, timeout_s)
     except urllib.error.HTTPError as err:
         raise OSError(f"endpoint answered HTTP {err.code} {err.reason} to GET /models") from None
     except (urllib.error.URLError, OSError, ValueError) as err:
         raise OSError(f"endpoint unreachable ({_reason(err)})") from None
 
 
-def _get(request: urllib.request.Request, timeout_s: float) -> None:
+def _get(request: urllib.request.Request, timeout_s: float) -> bytes:
     with urllib.request.urlopen(request, timeout=timeout_s) as response:
-        response.read()
+        body: bytes = response.read(MAX_LISTING_BYTES)
+        return body
 
 
 def _reason(err: BaseException) -> str:

@@ -1,16 +1,21 @@
 """What one OpenAI-compatible endpoint is sent beyond autogen's request, and what comes
 back of its errors: the JSON schema in the endpoint's spelling (see modes), and errors
-made safe to store (API key scrubbed) and readable (a rejected request says why, once)."""
+made safe to store (API key scrubbed) and readable (a rejected request says why, once).
+The endpoint's context window too (context_window.py): what the client reports, and a
+request refused as too long for it is fit and sent once more."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+import dataclasses
+from collections.abc import Awaitable, Callable, Sequence
 
 import openai
-from autogen_core.models import ChatCompletionClient, CreateResult
+from autogen_core.models import ChatCompletionClient, CreateResult, LLMMessage
+from autogen_core.tools import Tool, ToolSchema
 
-from macrs_sim.llm.base import CreateRequest, WrappingClient
+from macrs_sim.llm.base import CreateRequest, WrappingClient, approx_tokens
+from macrs_sim.llm.context_window import Window, fit_messages, learn, refused_window, window_of
 from macrs_sim.llm.modes import AUTO_ORDER, SPELLING, Mode, schema_of, shape
 from macrs_sim.llm.rejection import NOT_ABOUT_THE_BODY, complaint, is_malformed
 
@@ -34,8 +39,12 @@ class WireClient(WrappingClient):
         max_tokens: int,
         resolve: Callable[[], Awaitable[Mode]] | None = None,
         secrets: tuple[str, ...] = (),
+        model: str = "",
+        n_ctx: int | None = None,
     ) -> None:
         super().__init__(inner)
+        self.model = model
+        self._n_ctx = n_ctx  # [model] n_ctx (or the server's model list, at preflight)
         self._key = key
         self._secrets = secrets  # more to scrub: a base URL's userinfo (redact.py)
         self.url = url
@@ -43,14 +52,54 @@ class WireClient(WrappingClient):
         self._max_tokens = max_tokens
         self._resolve = resolve
 
+    def window(self) -> Window:
+        return window_of(self.url, self.model, self._n_ctx)
+
+    def remaining_tokens(
+        self, messages: Sequence[LLMMessage], *, tools: Sequence[Tool | ToolSchema] = []
+    ) -> int:
+        return max(0, self.window().tokens - approx_tokens(messages))
+
     async def _handle(self, request: CreateRequest) -> CreateResult:
         mode = await self._mode_for(request)
         try:
+            return await self._send(request, mode)
+        except openai.APIStatusError as err:
+            fitted = self._fitted(request, err)
+            if fitted is None:
+                raise
+        return await self._send(fitted, mode, refit=False)
+
+    async def _send(
+        self, request: CreateRequest, mode: Mode, *, refit: bool = True
+    ) -> CreateResult:
+        try:
             return await super()._handle(shape(request, mode, max_tokens=self._max_tokens))
         except openai.APIStatusError as err:
-            if is_malformed(err):
+            refused = refused_window(complaint(err)) if err.status_code == 400 else None
+            if refused is not None and not refit:
+                explain_overflow(err, self.url, refused[0])
+            elif refused is None and is_malformed(err):
                 explain_rejection(err, self.url, mode if schema_of(request.json_output) else None)
             raise
+
+    def _fitted(self, request: CreateRequest, err: openai.APIStatusError) -> CreateRequest | None:
+        """`request` cut to the window a "maximum context length" refusal named (learned for
+        every client of this endpoint), or None (another error, or no cut makes room)."""
+        refused = refused_window(complaint(err)) if err.status_code == 400 else None
+        if refused is None:
+            return None
+        window, prompt_tokens = refused
+        learn(self.url, self.model, window, "the server's refusal: maximum context length")
+        reply = request.extra_create_args.get("max_tokens", self._max_tokens)
+        reply = reply if isinstance(reply, int) else self._max_tokens
+        if prompt_tokens is None:  # it exceeded: the prompt took more than the reply left
+            prompt_tokens = max(approx_tokens(request.messages), window - reply + 1)
+        fitted = fit_messages(request.messages, window, reply, prompt_tokens)
+        if fitted is None:
+            explain_overflow(err, self.url, window)
+            return None
+        return dataclasses.replace(request, messages=fitted)
 
     async def _mode_for(self, request: CreateRequest) -> Mode:
         if self.mode != "auto":
@@ -83,6 +132,19 @@ def explain_rejection(err: openai.APIStatusError, url: str, mode: Mode | None) -
             f"{SPELLING[mode]}, set [model] structured_outputs to "
             + " or ".join(f'"{m}"' for m in others)
         )
+    err.message = line
+    with contextlib.suppress(AttributeError, TypeError):
+        err.args = (line,)
+
+
+def explain_overflow(err: openai.APIStatusError, url: str, window: int) -> None:
+    """Rewrite `err`'s message as one line: the request does not fit the served window."""
+    line = (
+        f"{url} refused the request: the prompt and the reply's max_tokens do not fit the"
+        f" model's context of {window:,} tokens, even with the prompt cut (HTTP"
+        f" {err.status_code}: {complaint(err)}); lower [model] max_tokens or serve a larger"
+        " context"
+    )
     err.message = line
     with contextlib.suppress(AttributeError, TypeError):
         err.args = (line,)

@@ -6,10 +6,12 @@ rows into sentences was once sent 4,192). Each prompt is built with its variable
 empty, and that part gets whatever room is left of the prompt budget; what is cut is said
 where it was cut ("… 120 more rows not shown", "… 3 earlier steps not shown").
 
-The context comes from the options (`context_tokens`, for a server whose window the client
-cannot know), else from the client: `remaining_tokens([])` is the embedded model's n_ctx
-(EmbeddedModel.n_ctx) and the OpenAI-compatible clients' default of 32,768; a client that
-cannot tell gives DEFAULT_CONTEXT_TOKENS. A quarter of it is kept for the reply and a repair
+The context comes from the options (`context_tokens`), else from the client:
+`remaining_tokens([])` is the embedded model's n_ctx (EmbeddedModel.n_ctx) and an
+OpenAI-compatible server's window as far as it is known (llm/context_window.py: `[model]
+n_ctx`, the server's model list, or its first refusal, which the client learns and answers
+by cutting that one prompt; a guess of 32,768 until then); a client that cannot tell gives
+DEFAULT_CONTEXT_TOKENS. A quarter of it is kept for the reply and a repair
 round of a broken one (its text and the repair prompt).
 
 Tokens are estimated without the tokenizer: a digit or a punctuation mark is a token, four

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from macrs_sim.config import OpenAIModel
 from macrs_sim.llm.backends.registry import BackendContext, BackendSpec, Notify
-from macrs_sim.redact import redact_url
+from macrs_sim.redact import redact_url, split_userinfo
 
 if TYPE_CHECKING:  # the client stack (openai, aiohttp: about 1 s) is imported on first use
     from autogen_core.models import ChatCompletionClient
@@ -40,7 +40,9 @@ def retry_policy(cfg: OpenAIModel, faulty: bool) -> dict[str, Any]:
 
 
 async def preflight(cfg: OpenAIModel, notify: Notify | None) -> OpenAIModel:
-    """The endpoint answers, and `structured_outputs = "auto"` becomes the mode it accepts."""
+    """The endpoint answers, its context window is what its model list says (else
+    `n_ctx`, else a guess: `notify` hears which), and `structured_outputs = "auto"`
+    becomes the mode it accepts."""
     from macrs_sim.llm.lean.build import lean_probe_client
     from macrs_sim.llm.openai_backend import (
         check_endpoint,
@@ -48,9 +50,36 @@ async def preflight(cfg: OpenAIModel, notify: Notify | None) -> OpenAIModel:
         sdk_probe_client,
     )
 
-    await check_endpoint(cfg)
+    cfg = served_window(cfg, await check_endpoint(cfg), notify)
     probe = lean_probe_client if cfg.client == "lean" else sdk_probe_client
     return await resolve_structured_outputs(cfg, notify, probe_client=probe)
+
+
+def served_window(
+    cfg: OpenAIModel, listings: Sequence[bytes], notify: Notify | None
+) -> OpenAIModel:
+    """`cfg` with `n_ctx` the window the endpoints' model lists name, when smaller than the
+    setting (so every process of the run, and its resolved scenario, holds it)."""
+    from macrs_sim.llm.context_window import learn, listed_window, window_of
+    from macrs_sim.llm.openai_backend import DEFAULT_BASE_URL
+    from macrs_sim.textfile import loads_json
+
+    urls = [split_userinfo(url or DEFAULT_BASE_URL)[0] for url in cfg.endpoints()]
+    for url, body in zip(urls, listings, strict=False):
+        try:
+            listed = listed_window(loads_json(body), cfg.model)
+        except ValueError:  # not JSON: the server lists nothing we can read
+            listed = None
+        if listed is not None:
+            learn(url, cfg.model, listed, "the server's model list: max_model_len")
+    window = min((window_of(u, cfg.model, cfg.n_ctx) for u in urls), key=lambda w: w.tokens)
+    if notify is not None:
+        first = redact_url(cfg.endpoints()[0] or DEFAULT_BASE_URL)
+        where = first + (f" (of {len(urls)} endpoints)" if len(urls) > 1 else "")
+        notify(f"model {cfg.model} at {where}: context window {window.describe()}")
+    if cfg.n_ctx is not None and window.tokens >= cfg.n_ctx or window.source.startswith("a guess"):
+        return cfg
+    return cfg.model_copy(update={"n_ctx": window.tokens})
 
 
 def describe(model: Mapping[str, Any]) -> str:
@@ -70,6 +99,6 @@ SPEC = BackendSpec(
     retry_policy=retry_policy,
     preflight=preflight,
     remote=True,
-    connection_fields=frozenset({"structured_outputs"}),
+    connection_fields=frozenset({"structured_outputs", "n_ctx"}),
     describe=describe,
 )

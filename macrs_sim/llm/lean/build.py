@@ -54,6 +54,8 @@ def lean_endpoint_client(
         max_tokens=cfg.max_tokens,
         resolve=resolve,
         secrets=userinfo_secrets(url),
+        model=cfg.model,
+        n_ctx=cfg.n_ctx,
     )
 
 
