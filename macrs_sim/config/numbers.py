@@ -1,11 +1,11 @@
 """Numbers in a scenario mean numbers: a boolean where a number belongs, and nan or an
-infinity anywhere, are one-line errors instead of values read as something else.
+infinity, are one-line errors instead of values read as something else.
 
 pydantic reads `true` as 1 for an int or float field (an "on" switch written for
-`dialogue_window` would give a one-exchange window), and nan fails every bound with a
-message about the bound. `bool_for_number` compares the table as given with the options
-it validated into, so it holds for every registered kind's options, an outside package's
-too; `non_finite` looks at the table as given.
+`dialogue_window` would give a one-exchange window): `bool_for_number` compares the table
+as given with the options it validated into, so it holds for every registered kind's
+options, an outside package's too. nan fails every bound with a message about the bound:
+the scenario's tables refuse it (`allow_inf_nan=False`), and `finite_message` words it.
 """
 
 from __future__ import annotations
@@ -60,23 +60,6 @@ def bool_for_number(raw: Any, value: Any, path: Path = ()) -> Path | None:
     return None
 
 
-def non_finite(raw: Any, path: Path = ()) -> Path | None:
-    """Where `raw` holds nan or an infinity, or None."""
-    if isinstance(raw, float):
-        return None if math.isfinite(raw) else path
-    if isinstance(raw, Mapping):
-        items: Sequence[tuple[str | int, Any]] = [(str(k), v) for k, v in raw.items()]
-    elif isinstance(raw, Sequence) and not isinstance(raw, str):
-        items = list(enumerate(raw))
-    else:
-        return None
-    for key, item in items:
-        found = non_finite(item, (*path, key))
-        if found is not None:
-            return found
-    return None
-
-
 def check_numbers(raw: Any, value: Any, where: str) -> None:
     """ConfigError (`where: field: ...`) for a boolean given for a number in `raw`."""
     found = bool_for_number(raw, value)
@@ -89,14 +72,6 @@ def check_numbers(raw: Any, value: Any, where: str) -> None:
             if name
             else f"{where}: expected a number, found a boolean"
         )
-
-
-def check_finite(raw: Any, where: str) -> None:
-    """ConfigError (`where: field: must be a finite number, found nan`) for nan or inf."""
-    found = non_finite(raw)
-    if found is not None:
-        shown = _toml_float(_at(raw, found))
-        raise ConfigError(f"{where}: {dotted(found)}: must be a finite number, found {shown}")
 
 
 def finite_message(error: ErrorDetails) -> str | None:

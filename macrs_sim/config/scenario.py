@@ -14,7 +14,7 @@ from pydantic_core import ErrorDetails
 from macrs_sim.config.bounds import MAX_NAME_CHARS, Strict
 from macrs_sim.config.execution import CacheConfig, CampaignConfig, FaultsConfig
 from macrs_sim.config.models import EmbeddedModel, Layout, ModelConfig
-from macrs_sim.config.numbers import check_finite, check_numbers, finite_message
+from macrs_sim.config.numbers import check_numbers, finite_message
 from macrs_sim.config.sections import (
     DataConfig,
     JudgeConfig,
@@ -138,7 +138,6 @@ def describe_validation_error(source: str, err: ValidationError) -> str:
 
 
 def parse_scenario(data: dict[str, object], source: str = "<scenario>") -> Scenario:
-    check_finite(data, source)
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as err:

@@ -167,7 +167,12 @@ class SampleSetReader:
         first = next(lines, None)
         if first is None:
             raise DataError(f"{path}: empty file, expected a sample-set header and samples")
-        self.header = h = _header(path, first[1])
+        try:
+            self.header = h = _header(path, first[1])
+        except DataError:
+            for _ in lines:
+                pass  # undecodable bytes anywhere are said first, as for a file read whole
+            raise
         # Undecodable bytes anywhere are said before a sample's problem, as for a file read
         # whole; a line past the header's count is said at once, not after reading the rest.
         for count, (lineno, _) in enumerate(lines, start=1):

@@ -75,7 +75,7 @@ async def test_preflight_picks_the_first_mode_the_server_takes(
         assert kinds(srv) == probes
         assert all(b["max_tokens"] == 16 for b in srv.chat_bodies())  # probes are tiny
         prefix = f'model m at {srv.base_url}: structured_outputs = "{mode}"'
-        assert heard[1:] == [f"{prefix} ({why})"]  # after the context window's line
+        assert heard[:-1] == [f"{prefix} ({why})"]  # then the context window's line
         # Remembered for the process: a second preflight sends nothing.
         assert await preflight(auto(srv)) == auto(srv).model_copy(
             update={"structured_outputs": mode}
@@ -104,7 +104,7 @@ async def test_a_pool_gets_a_mode_every_endpoint_takes() -> None:
         resolved = await preflight(cfg, notify=heard.append)
         assert isinstance(resolved, OpenAIModel)
         assert resolved.structured_outputs == "json_object"
-        assert heard[-1].startswith(f"model m at {partial.base_url} (of 2 endpoints): ")
+        assert heard[0].startswith(f"model m at {partial.base_url} (of 2 endpoints): ")
 
 
 async def test_a_server_refusing_even_plain_requests_fails_in_one_line() -> None:
@@ -150,7 +150,7 @@ async def test_preflight_scenario_replaces_auto_wherever_the_model_appears(
     assert resolved.model == resolved.simulator.model == resolved.systems[0].model == spelled
     assert resolved.judge.model is None  # absent stays absent
     assert 'structured_outputs = "json_object"' in scenario_to_toml(resolved)
-    assert len(heard) == 2  # the context window, then the mode
+    assert len(heard) == 2  # the mode, then the context window
     untouched = parse_scenario({"name": "e", "systems": [{"name": "S", "kind": "macrs"}]})
     assert isinstance(untouched.model, EmbeddedModel)
 
@@ -166,9 +166,9 @@ def test_models_check_prints_the_mode(tmp_path: Path, capsys: pytest.CaptureFixt
         assert main(["models", "check", str(scenario)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [
+        f'model m at {srv.base_url}: structured_outputs = "json_object" ({REJECTED_JSON_SCHEMA})',
         f"model m at {srv.base_url}: context window 32,768 tokens (a guess: neither the server"
         " nor [model] n_ctx says)",
-        f'model m at {srv.base_url}: structured_outputs = "json_object" ({REJECTED_JSON_SCHEMA})',
         "ok: openai model reachable",
     ]
 

@@ -54,10 +54,10 @@ async def test_preflight_the_probe_and_calls_send_basic_auth_to_the_bare_url(cli
     assert [r.headers["authorization"] for r in srv.requests] == [BASIC] * 3
     assert all(r.headers["host"] == f"127.0.0.1:{srv.ports[0]}" for r in srv.requests)
     assert news == [
-        f"model fake at http://***@127.0.0.1:{srv.ports[0]}/v1: context window 32,768 tokens"
-        " (a guess: neither the server nor [model] n_ctx says)",
         f'model fake at http://***@127.0.0.1:{srv.ports[0]}/v1: structured_outputs = "openai" '
         "(accepted as first tried)",
+        f"model fake at http://***@127.0.0.1:{srv.ports[0]}/v1: context window 32,768 tokens"
+        " (a guess: neither the server nor [model] n_ctx says)",
     ]
 
 

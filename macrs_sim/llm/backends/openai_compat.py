@@ -50,9 +50,10 @@ async def preflight(cfg: OpenAIModel, notify: Notify | None) -> OpenAIModel:
         sdk_probe_client,
     )
 
-    cfg = served_window(cfg, await check_endpoint(cfg), notify)
+    listings = await check_endpoint(cfg)
     probe = lean_probe_client if cfg.client == "lean" else sdk_probe_client
-    return await resolve_structured_outputs(cfg, notify, probe_client=probe)
+    resolved = await resolve_structured_outputs(cfg, notify, probe_client=probe)
+    return served_window(resolved, listings, notify)  # said once the server took a request
 
 
 def served_window(
