@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from macrs_sim.data.catalog import Catalog
-from macrs_sim.tools.embedding import TextEmbeddingIndex
+from macrs_sim.protocol import Item
+from macrs_sim.tools.embedding import TextEmbeddingIndex, forget_loaded
 from macrs_sim.tools.items import ItemResolver
 from macrs_sim.tools.rank import RankTool
 from macrs_sim.tools.scorer import RankerNeighbours, RankerScorer
@@ -100,12 +101,17 @@ async def test_text_similarity_tool(films: Catalog, text_index: TextEmbeddingInd
 
 
 def test_embeddings_are_cached_per_fingerprint_and_model(films: Catalog, tmp_path: Path) -> None:
+    # The files alone: what this process keeps is forgotten before each index.
+    forget_loaded()
     first = BagOfWordsEncoder()
     TextEmbeddingIndex(films, first, fingerprint="a", cache_dir=tmp_path).vectors()
+    forget_loaded()
     again = BagOfWordsEncoder()
     TextEmbeddingIndex(films, again, fingerprint="a", cache_dir=tmp_path).vectors()
+    forget_loaded()
     other_data = BagOfWordsEncoder()
     TextEmbeddingIndex(films, other_data, fingerprint="b", cache_dir=tmp_path).vectors()
+    forget_loaded()
     other_model = BagOfWordsEncoder(model_key="other")
     TextEmbeddingIndex(films, other_model, fingerprint="a", cache_dir=tmp_path).vectors()
     assert (first.calls, again.calls, other_data.calls, other_model.calls) == ([8], [], [8], [8])
@@ -113,7 +119,33 @@ def test_embeddings_are_cached_per_fingerprint_and_model(films: Catalog, tmp_pat
     assert not list(tmp_path.glob("*.tmp"))
 
 
+def test_a_process_encodes_the_same_documents_once(films: Catalog, tmp_path: Path) -> None:
+    forget_loaded()
+    first = BagOfWordsEncoder()
+    vectors = TextEmbeddingIndex(films, first, fingerprint="a", cache_dir=tmp_path / "1").vectors()
+    # Another cache folder (another campaign's), the same documents and model: kept, and
+    # still written to the new folder.
+    second = BagOfWordsEncoder()
+    again = TextEmbeddingIndex(films, second, fingerprint="z", cache_dir=tmp_path / "2").vectors()
+    assert (first.calls, second.calls) == ([8], []) and (again == vectors).all()
+    assert len(list((tmp_path / "2").glob("item-text-*.npz"))) == 1
+    # The same ids with other text: encoded again, whatever fingerprint the caller gives.
+    renamed_films = Catalog(
+        [Item.model_validate(i.model_dump() | {"title": f"Other {i.title}"}) for i in films]
+    )
+    renamed = BagOfWordsEncoder()
+    TextEmbeddingIndex(renamed_films, renamed, fingerprint="a", cache_dir=None).vectors()
+    other_model = BagOfWordsEncoder(model_key="other")
+    TextEmbeddingIndex(films, other_model, fingerprint="a", cache_dir=None).vectors()
+    assert (renamed.calls, other_model.calls) == ([8], [8])
+    forget_loaded()
+    after = BagOfWordsEncoder()
+    TextEmbeddingIndex(films, after, fingerprint="a", cache_dir=None).vectors()
+    assert after.calls == [8]
+
+
 def test_a_cache_for_other_items_is_not_reused(films: Catalog, tmp_path: Path) -> None:
+    forget_loaded()
     index = TextEmbeddingIndex(films, BagOfWordsEncoder(), fingerprint="a", cache_dir=tmp_path)
     index.vectors()
     fewer = Catalog([films["1"], films["2"]])
