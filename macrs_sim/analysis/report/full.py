@@ -219,8 +219,8 @@ def _write_report(
     ]
     md += [*_figures(cmp, out, tables), "", *_transitions(cmp, out, tables)]
     md += ["", judge_section(cmp, tables), validity_section(cmp, out, catalog_for)]
-    per_turn = calls.table(["system", "turn"], turns_only=True)
     md += realism_section(runs, out, catalog_for)
+    per_turn = calls.table(["system", "turn"], turns_only=True)
     md += [render_cost_tables(calls.table(["system"]), calls.table(["system", "role"]), per_turn,
                               prices)]  # fmt: skip
     for by in (["system"], ["system", "role"], ["system", "turn"]):
