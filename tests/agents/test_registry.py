@@ -144,6 +144,9 @@ def test_an_old_runs_single_llm_entry_still_loads() -> None:
     # Resolved scenarios saved before the registry held both switches, true, for every kind.
     old = {"name": "s", "kind": "single_llm", "information_reflection": True}
     (options,) = resolve_entries(entries({**old, "strategy_reflection": True}))
-    assert options.model_dump(exclude_none=True) == {"name": "s", "kind": "single_llm"}
+    # free_chat: added later, off unless asked (InteRecAgent's free-chat LLM row).
+    assert options.model_dump(exclude_none=True) == {
+        "name": "s", "kind": "single_llm", "free_chat": False,
+    }  # fmt: skip
     with pytest.raises(ConfigError, match='unknown field "strategy_reflection"'):
         resolve_entries(entries({**old, "strategy_reflection": False}))

@@ -57,7 +57,7 @@ async def test_the_fixed_campaign_stores_the_same_calls_under_the_new_role_names
 
 def test_every_built_in_rule_is_namespaced_by_its_kind() -> None:
     assert set(macrs_rules(["Heat"])) == {v for v in RENAMED.values() if v.startswith("macrs.")}
-    assert set(single_llm_rules(["Heat"])) == {"single_llm.respond"}
+    assert set(single_llm_rules(["Heat"])) == {"single_llm.respond", "single_llm.free_chat"}
     merged = scripted_rules_of_all(["Heat"])
     assert {"macrs.planner", "single_llm.respond", "interecagent.planner"} <= set(merged)
     assert all(role.split(".", 1)[0] in known_kinds() for role in merged)

@@ -83,6 +83,9 @@ def test_the_matrix_names_every_registered_llm_system() -> None:
 # --- (a), (b): every system in one campaign per backend ----------------------------------
 
 
+# One worker runs (a) and (b): the module's ranker cache is per worker, and the second and
+# third rows load what the first trained (~17 s of training and embedding otherwise).
+@pytest.mark.xdist_group("backend-matrix-fast")
 async def test_every_system_on_the_scripted_backend(tmp_path: Path) -> None:
     sc = matrix_scenario(
         "matrix-scripted", {"backend": "scripted"}, ALL, simulator="llm", n_samples=2, max_turns=2
@@ -91,6 +94,7 @@ async def test_every_system_on_the_scripted_backend(tmp_path: Path) -> None:
     assert all(c.ok and c.model == "scripted" for c in stored.calls)
 
 
+@pytest.mark.xdist_group("backend-matrix-fast")
 @pytest.mark.parametrize("client", ["lean", "sdk"])
 async def test_every_system_through_the_fake_openai_server(tmp_path: Path, client: str) -> None:
     async with FakeOpenAIServer() as srv:

@@ -80,7 +80,9 @@ def test_recmind_review_summary_on_amazon_kept_with_text(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("kind", ["yelp", "amazon"])
 def test_toolrec_on_its_datasets(kind: str, db: dict[str, str], tmp_path: Path) -> None:
-    argv = ["eval", "toolrec", db[kind], "--backend", "scripted", "--users", "5",
+    # The trained models small (the rows' names and the domain's tools are what is checked).
+    small = ["--set", "sasrec.epochs=2", "--set", "sasrec.dim=16", "--set", "sasrec.patience=1"]
+    argv = ["eval", "toolrec", db[kind], "--backend", "scripted", "--users", "5", *small,
             "--no-progress", "--out", str(tmp_path / "out")]  # fmt: skip
     assert main(argv) == 0
     got = {r["model"]: r for r in rows(tmp_path / "out" / "results.csv")}
