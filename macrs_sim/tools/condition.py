@@ -98,8 +98,42 @@ def whole_query(cond: str) -> str | None:
             chosen = text_out[head.end() : i]
             if re.search(r"\bitem_id\b|^\s*\*\s*$", chosen):
                 return cond
-            return f"{cond[: head.end()]}item_id {cond[i:]}"
+            return f"{cond[: head.end()]}{_items_id(text_out[i:])} {cond[i:]}"
     return cond
+
+
+_ALIAS = re.compile(r"FROM\s+items(?:\s+(?:AS\s+)?([A-Za-z_]\w*))?", re.IGNORECASE)
+_NOT_ALIAS = frozenset(
+    [
+        "where",
+        "join",
+        "inner",
+        "left",
+        "right",
+        "full",
+        "cross",
+        "natural",
+        "on",
+        "using",
+        "group",
+        "order",
+        "limit",
+        "union",
+        "except",
+        "intersect",
+        "window",
+    ]
+)
+
+
+def _items_id(from_clause: str) -> str:
+    """The items table's id as the query names it (`i.item_id` after `FROM items i`), so a
+    join with another table that has `item_id` is not ambiguous."""
+    m = _ALIAS.match(from_clause)
+    alias = m.group(1) if m else None
+    if alias is None or alias.casefold() in _NOT_ALIAS:
+        return "items.item_id"
+    return f"{alias}.item_id"
 
 
 def has_order_by(query: str) -> bool:

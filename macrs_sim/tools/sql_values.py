@@ -33,14 +33,26 @@ class ValueGrounder:
 
     def ground(self, condition: str) -> str:
         """`condition` with unknown tables and category values replaced (the same text when
-        every name exists)."""
-        text = _FROM.sub(self._table, condition)
-        return _LIKE.sub(self._value, text)
+        every name exists). Only SQL outside quotes is read: a title that says "from x
+        where" is a value, not a table."""
+        text = self._tables(condition)
+        outside = blank_quoted(text)
+        pieces, at = [], 0
+        for m in _LIKE.finditer(text):
+            if outside[m.start()] != text[m.start()]:  # begins inside a quoted value
+                continue
+            pieces += [text[at : m.start()], self._value(m)]
+            at = m.end()
+        return "".join([*pieces, text[at:]])
 
-    def _table(self, m: re.Match[str]) -> str:
-        if m.group(1).casefold() in self.tables:
-            return m.group(0)
-        return m.group(0).replace(m.group(1), "items", 1)
+    def _tables(self, condition: str) -> str:
+        out, at = [], 0
+        for m in _FROM.finditer(blank_quoted(condition)):
+            if m.group(1).casefold() in self.tables:
+                continue
+            out += [condition[at : m.start(1)], "items"]
+            at = m.end(1)
+        return "".join([*out, condition[at:]])
 
     def _value(self, m: re.Match[str]) -> str:
         column, op, value = m.groups()
@@ -53,6 +65,20 @@ class ValueGrounder:
             return m.group(0)
         quoted = str(best[0]).replace("'", "''")
         return f"{column} {op} '%{quoted}%'"
+
+
+def blank_quoted(text: str) -> str:
+    """`text` with each character inside '...' or "..." made a space (positions kept; a
+    doubled quote inside scans as one closed and opened again)."""
+    out, closer = [], ""
+    for ch in text:
+        if closer:
+            closer = "" if ch == closer else closer
+            out.append(ch if not closer else " ")
+        else:
+            closer = ch if ch in "'\"" else ""
+            out.append(ch)
+    return "".join(out)
 
 
 def closeness(value: str, known: str, **_: object) -> float:

@@ -34,6 +34,12 @@ async def _hits(db: Path, condition: str, **more: object) -> HardHits:
         ("SELECT title FROM items WHERE genres LIKE '%Comedy%'", ["7", "2", "5"]),
         ("SELECT DISTINCT title, year FROM items WHERE year > 2004", ["7", "5"]),
         ("SELECT i.item_id FROM items AS i WHERE i.year < 1990", ["1", "4"]),
+        # A join with a table that has item_id too: the items table's id (was: "ambiguous
+        # column name: item_id").
+        ("SELECT i.title FROM items i JOIN item_genres g ON g.item_id = i.item_id"
+         " WHERE g.genre = 'Comedy'", ["7", "2", "5"]),
+        ("SELECT title FROM items JOIN item_genres USING (item_id) WHERE genre = 'Comedy'",
+         ["7", "2", "5"]),
     ],
 )  # fmt: skip
 async def test_a_whole_query_keeps_the_items_it_selects(
@@ -74,6 +80,25 @@ async def test_a_query_with_order_by_keeps_its_order(film_db: Path) -> None:
 )  # fmt: skip
 async def test_values_and_tables_are_grounded(
     film_db: Path, condition: str, rewritten: str, expected: list[str]
+) -> None:
+    hits = await _hits(film_db, condition)
+    assert [h.item_id for h in hits.hits] == expected
+    assert hits.rewritten == rewritten
+
+
+@pytest.mark.parametrize(
+    ("condition", "rewritten", "expected"),
+    [
+        # Words inside a quoted value are the value: no table, no LIKE to ground.
+        ("title = 'Escape From Alcatraz Where'", None, []),
+        ("title = 'genres LIKE ''%Science Fiction%'' '", None, []),
+        # A short table name: only the name is replaced, not the keyword that holds it.
+        ("SELECT item_id from m where genres LIKE '%Horror%'",
+         "SELECT item_id from items where genres LIKE '%Horror%'", ["6"]),
+    ],
+)  # fmt: skip
+async def test_only_sql_outside_quotes_is_grounded(
+    film_db: Path, condition: str, rewritten: str | None, expected: list[str]
 ) -> None:
     hits = await _hits(film_db, condition)
     assert [h.item_id for h in hits.hits] == expected
