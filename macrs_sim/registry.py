@@ -141,7 +141,11 @@ def load_specs(
         try:
             spec = _one(ep, spec_type)
         except Exception as exc:  # a plugin's import or function may raise anything
-            refused[name] = f"{plugin} failed: {' '.join(f'{type(exc).__name__}: {exc}'.split())}"
+            line = f"{plugin} failed: {' '.join(f'{type(exc).__name__}: {exc}'.split())}"
+            # An entry point named as a kind that is already registered (a built-in) leaves
+            # that kind as it is: its failure is listed, and the kind keeps working.
+            taken = table is not None and name in table
+            refused[f"{name} ({package})" if taken else name] = line
             continue
         kind = key(spec) if key is not None else None
         if kind is not None and table is not None and kind in table:

@@ -125,6 +125,20 @@ def test_broken_system_plugins_cost_only_the_scenarios_that_name_them(
     assert str(err.value).endswith("(not loaded from outside packages: dict_kind, gone, raising)")
 
 
+def test_a_broken_plugin_named_as_a_built_in_kind_leaves_the_built_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Its entry point is called "macrs" but its import fails: nothing registered the kind
+    # again, so MACRS is still MACRS (was: every "macrs" scenario refused with its error).
+    _install(monkeypatch, systems, ("macrs", "no_such_plugin_module_x:SPEC"))
+    assert systems.system_spec("macrs") is _builtin("macrs_sim.agents.builtin", "macrs")
+    with pytest.raises(ConfigError) as err:
+        systems.system_spec("macrz")
+    assert str(err.value).endswith(
+        "(not loaded from outside packages: macrs (no_such_plugin_module_x))"
+    )
+
+
 def test_eval_help_and_report_work_beside_a_broken_plugin(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
