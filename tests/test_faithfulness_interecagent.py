@@ -26,7 +26,7 @@ def test_the_simulator_rows_differences_are_stated() -> None:
     row = _row("| Session-wise user simulator")
     for said in ("`<END>`", "Your target items: {target}", "persona history", "Do not name any"):
         assert said in row, said
-    assert "its \"(END)\" included" not in row
+    assert 'its "(END)" included' not in row
 
 
 def test_the_bus_rules_are_stated() -> None:

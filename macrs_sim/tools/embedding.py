@@ -67,6 +67,7 @@ def _remembered(key: str, item_ids: Sequence[str]) -> Vectors | None:
 
 
 def _remember(key: str, item_ids: Sequence[str], vectors: Vectors) -> None:
+    vectors.setflags(write=False)  # shared by every index of these documents
     with _MEMORY_LOCK:
         _VECTORS[key] = (tuple(item_ids), vectors)
         _VECTORS.move_to_end(key)

@@ -10,7 +10,6 @@ from macrs_sim.data.catalog import Catalog
 from macrs_sim.data.users import synthesize_interactions
 from macrs_sim.protocol import Item
 
-
 GENRES = ("Action", "Comedy", "Drama")
 
 

@@ -12,6 +12,7 @@ from macrs_sim.analysis.realism.report import measure_realism, realism_markdown
 from macrs_sim.analysis.runs.load import RunData
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.errors import DataError
+from macrs_sim.textsafe import markdown_paragraph
 
 HEADING = "## Simulated users beside people"
 
@@ -32,11 +33,12 @@ def realism_section(
         return []
     path = Path(named[0][1])
     if not path.is_file():
-        return ["", HEADING, "", f"The reference corpus {path.name} is not at hand: no table."]
+        missing = f"The reference corpus {path.name} is not at hand: no table."
+        return ["", HEADING, "", markdown_paragraph(missing)]  # a file's name is data
     catalog = catalog_for(named[0][0]) if catalog_for else None
     try:
         r = measure_realism([run for run, _ in named], path, catalog)
     except DataError as err:
-        return ["", HEADING, "", str(err)]
+        return ["", HEADING, "", markdown_paragraph(str(err))]
     save_png_atomic(realism_figure(r.results, [r.people, *r.runs]), out / "figures" / "realism.png")
     return ["", *realism_markdown(r, "figures/realism.png", level=2)]

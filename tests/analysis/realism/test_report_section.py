@@ -81,3 +81,11 @@ def test_compare_of_two_runs_naming_the_corpus_says_whose_users_are_closer(
     lines = realism_section(runs, tmp_path / "out", None)
     header = next(line for line in lines if line.startswith("| measure |"))
     assert header.endswith("| r (2) − r [95% CI] | closer to people |")
+
+
+def test_a_corpus_name_is_data_in_the_report(tmp_path: Path) -> None:
+    # A file named like markup: shown as typed, not as a tag or an escape sequence.
+    run = load_run(_run(tmp_path, str(tmp_path / "<img src=x>\x1b[31m.jsonl")))
+    line = realism_section([run], tmp_path / "out", None)[-1]
+    assert "<img" not in line and "\x1b" not in line
+    assert line.startswith("The reference corpus ") and "is not at hand: no table." in line
