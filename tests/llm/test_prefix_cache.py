@@ -81,9 +81,9 @@ def test_a_state_larger_than_the_whole_cache_is_not_kept() -> None:
     assert cache.cache_size == 0 and [1] not in cache
 
 
-def test_the_setting_is_bounded_and_on_by_default() -> None:
-    assert EmbeddedModel().prompt_cache_mb == 512
-    assert EmbeddedModel(prompt_cache_mb=0).prompt_cache_mb == 0
+def test_the_setting_is_bounded_and_off_by_default() -> None:
+    assert EmbeddedModel().prompt_cache_mb == 0
+    assert EmbeddedModel(prompt_cache_mb=512).prompt_cache_mb == 512
     with pytest.raises(ValueError, match="prompt_cache_mb"):
         EmbeddedModel(prompt_cache_mb=-1)
 
