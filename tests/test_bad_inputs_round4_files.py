@@ -20,20 +20,9 @@ from macrs_sim.config import DataConfig
 from macrs_sim.data.dataset import Dataset, open_dataset
 from macrs_sim.data.sample_set import SampleSetHeader
 from macrs_sim.protocol import Sample
+from tests.test_bad_inputs import GOOD, RUN  # the round-three table's scenario and command
 
-RUN = ("run", "s.toml", "--output-dir", "runs", "--no-progress")
 DEEP = "[" * 100_000 + "]" * 100_000
-GOOD = """name = "t"
-[model]
-backend = "scripted"
-[data]
-n_samples = 2
-[protocol]
-max_turns = 2
-[[systems]]
-name = "MACRS"
-kind = "macrs"
-"""
 # popularity: no model to train before the options are read
 INTERECAGENT = GOOD.replace(
     'name = "MACRS"\nkind = "macrs"', 'name = "I"\nkind = "interecagent"\nranker = "popularity"'
