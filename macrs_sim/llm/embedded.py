@@ -33,8 +33,11 @@ def load_llama(model_path: Path, *, n_ctx: int, n_threads: int | None, seed: int
         from llama_cpp import Llama
     except ImportError:
         raise ModelUnavailableError(MISSING_LLAMA_CPP) from None
-    # chat_format is left unset so llama-cpp-python uses the GGUF's own chat template.
-    return Llama(
+    from macrs_sim.llm.lazy_grammar import lazy_llama_class
+
+    # chat_format is left unset so llama-cpp-python uses the GGUF's own chat template. Greedy
+    # JSON replies check the grammar lazily (lazy_grammar.py): the same tokens, faster.
+    return lazy_llama_class(Llama)(
         model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False
     )
 
