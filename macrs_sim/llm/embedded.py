@@ -35,10 +35,16 @@ def load_llama(model_path: Path, *, n_ctx: int, n_threads: int | None, seed: int
         raise ModelUnavailableError(MISSING_LLAMA_CPP) from None
     from macrs_sim.llm.lazy_grammar import lazy_llama_class
 
-    # chat_format is left unset so llama-cpp-python uses the GGUF's own chat template. Greedy
+    # chat_format is left unset so llama-cpp-python uses the GGUF's own chat template. The
+    # prompt's threads too: llama-cpp-python reads prompts on every core unless told. Greedy
     # JSON replies check the grammar lazily (lazy_grammar.py): the same tokens, faster.
     return lazy_llama_class(Llama)(
-        model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads, seed=seed, verbose=False
+        model_path=str(model_path),
+        n_ctx=n_ctx,
+        n_threads=n_threads,
+        n_threads_batch=n_threads,
+        seed=seed,
+        verbose=False,
     )
 
 
