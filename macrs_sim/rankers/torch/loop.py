@@ -47,11 +47,18 @@ class TrainSummary:
 
 
 def pick_device() -> torch.device:
-    """A GPU when torch sees one, otherwise every CPU core."""
+    """A GPU when torch sees one, otherwise every CPU core, or OMP_NUM_THREADS of them."""
     if torch.cuda.is_available():
         return torch.device("cuda")
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(cpu_threads())
     return torch.device("cpu")
+
+
+def cpu_threads() -> int:
+    """OMP_NUM_THREADS where it is a positive whole number (the usual way to share a machine
+    between processes), else every core."""
+    value = os.environ.get("OMP_NUM_THREADS", "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else os.cpu_count() or 1
 
 
 def _better(value: float, best: float) -> bool:
