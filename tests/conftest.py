@@ -7,6 +7,7 @@ under tmp_path, so a file the run added or changed in the checkout fails the ses
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from macrs_sim.data.catalog import Catalog
 from macrs_sim.prompts import PromptLibrary
 from macrs_sim.protocol import Item, Sample
+from tests.cores import worker_cores
 
 
 def _item(item_id: str, title: str, year: int, genres: tuple[str, ...], **kw: object) -> Item:
@@ -90,18 +92,28 @@ def sample() -> Sample:
 
 SLOW_MARKS = frozenset({"embedded", "textmodel", "browser", "bench", "soak"})
 
+if "PYTEST_XDIST_WORKER" in os.environ:
+    # An xdist worker's torch, BLAS and the child processes it starts use its share of the
+    # cores (tests/cores.py), not every core each: oversubscribed, they and llama.cpp's
+    # threads mostly wait for each other.
+    os.environ.setdefault("OMP_NUM_THREADS", str(worker_cores()))
+
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Every test with a slow mark is `slow` too, so `-m "not slow"` is the fast tier. Under
-    xdist the real-model tests share one worker (`--dist loadgroup`): llama.cpp takes every
-    core, and two models decoding at once on a 2-core machine are each over twice as slow."""
+    xdist (`--dist loadgroup`) the real-model tests make two groups, each on one worker: those
+    of llama-cpp-python's server (one server a run) and those in-process (whose rows are run
+    once for two tests: campaign/embedded_rows.py). Each worker gives llama.cpp its share of
+    the cores (tests/cores.py), so the two groups run side by side."""
     for item in items:
         names = {mark.name for mark in item.iter_markers()}
         if names & SLOW_MARKS:
             item.add_marker(pytest.mark.slow)
         if "embedded" in names:
-            item.add_marker(pytest.mark.xdist_group("real-model"))
+            server = "llama_server" in getattr(item, "fixturenames", ())
+            group = "real-model-server" if server else "real-model-in-process"
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 # --- the suite must leave the working tree clean ------------------------------------------

@@ -6,7 +6,6 @@ rest (under xdist the real-model tests share one worker, so one server)."""
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from macrs_sim.llm.gguf import default_gguf_path
+from tests.cores import worker_cores
 
 # The name the server gives the model; requests must say it.
 LLAMA_ALIAS = "qwen2.5-coder-0.5b"
@@ -51,9 +51,10 @@ def llama_cpp_server(log: Path, timeout_s: float = 180) -> Iterator[str]:
     port = free_port()
     argv = [sys.executable, "-m", "llama_cpp.server", "--model", str(default_gguf_path())]
     argv += ["--model_alias", LLAMA_ALIAS, "--host", "127.0.0.1", "--port", str(port)]
-    # The in-process backend's settings: the same context, seed and threads (its default is
-    # half the cores; the in-process backend takes them all).
-    argv += ["--n_ctx", "4096", "--seed", "0", "--n_threads", str(os.cpu_count() or 1)]
+    # The in-process backend's settings: the same context, seed and threads (the server's
+    # default is half the cores; here, the test worker's share: tests/cores.py).
+    threads = str(worker_cores())
+    argv += ["--n_ctx", "4096", "--seed", "0", "--n_threads", threads, "--n_threads_batch", threads]
     with log.open("wb") as out:
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/v1"

@@ -1,6 +1,7 @@
 """The suite's tiers (tests/conftest.py): tests with a slow mark are `slow`, which the fast
 tier (`./scripts/test --fast`, `-m "not slow"`) leaves out, and under xdist's loadgroup the
-real-model tests all run on one worker. Checked on a scratch suite run by a real pytest with
+real-model tests make two groups, each on one worker: those of the llama-cpp-python server and
+those in-process. Checked on a scratch suite run by a real pytest with
 two workers, since a pytest or xdist upgrade broke the grouping once without a word."""
 
 from __future__ import annotations
@@ -17,6 +18,11 @@ CONFTEST = f"""
 import sys
 sys.path.insert(0, {str(ROOT)!r})
 from tests.conftest import pytest_collection_modifyitems  # the hook under test
+import pytest
+
+@pytest.fixture(scope="session")
+def llama_server():  # stands for the real one (tests/conftest.py): the hook reads the name
+    return "http://127.0.0.1:1/v1"
 """
 TESTS = """
 import json, os
@@ -30,6 +36,11 @@ def record(name):
 @pytest.mark.parametrize("i", range(4))
 def test_real_model(i):
     record(f"real{i}")
+
+@pytest.mark.embedded
+@pytest.mark.parametrize("i", range(3))
+def test_real_model_server(i, llama_server):
+    record(f"server{i}")
 
 @pytest.mark.parametrize("i", range(4))
 def test_plain(i):
@@ -73,11 +84,16 @@ def run_scratch_suite(tmp_path: Path, *args: str) -> dict[str, str | None]:
     return dict(json.loads(line) for line in out.read_text().splitlines())
 
 
-def test_real_model_tests_share_one_worker_and_the_rest_spread(tmp_path: Path) -> None:
+def test_real_model_tests_make_two_groups_on_two_workers_and_the_rest_spread(
+    tmp_path: Path,
+) -> None:
     ran = run_scratch_suite(tmp_path, "-n", "2", "--dist", "loadgroup")
-    assert len(ran) == 11
-    real = {ran[f"real{i}"] for i in range(4)}
-    assert len(real) == 1 and real <= {"gw0", "gw1"}
+    assert len(ran) == 14
+    in_process = {ran[f"real{i}"] for i in range(4)}
+    server = {ran[f"server{i}"] for i in range(3)}
+    assert len(in_process) == 1 and len(server) == 1
+    # The two largest groups go first, one to each worker: the real model runs on both.
+    assert in_process | server == {"gw0", "gw1"}
     assert {ran[f"plain{i}"] for i in range(4)} <= {"gw0", "gw1"}
 
 

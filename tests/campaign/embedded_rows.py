@@ -14,6 +14,7 @@ import pytest
 
 from tests.campaign.matrix_scenarios import SYSTEMS, MatrixSystem, Stored, run_row
 from tests.campaign.matrix_scenarios import scenario as matrix_scenario
+from tests.cores import worker_cores
 
 # Bounds each call of the real-model rows. No call of theirs needs it (the longest reply is
 # ~200 tokens): at 128, InteRecAgent's plans and RecMind-ToT's samples were cut short and
@@ -36,7 +37,7 @@ async def embedded_row(system: MatrixSystem, tmp_path_factory: pytest.TempPathFa
     if system.id not in _ROWS:
         sc = matrix_scenario(
             f"matrix-embedded-{system.id}",
-            {"backend": "embedded", "max_tokens": REAL_MAX_TOKENS},
+            {"backend": "embedded", "max_tokens": REAL_MAX_TOKENS, "n_threads": worker_cores()},
             [system.options(small=True, embedded=True)],
             simulator=system.embedded_user, n_samples=1, max_turns=1, final_list_k=3,
             concurrency=1,

@@ -13,6 +13,7 @@ from macrs_sim.errors import ModelUnavailableError
 from macrs_sim.llm import CallContext, LlamaCppClient, calling, complete_json, preflight
 from macrs_sim.llm.embedded import response_format, to_chat_dicts
 from macrs_sim.llm.gguf import default_gguf_path
+from tests.cores import worker_cores
 
 
 class Reply(BaseModel):
@@ -73,7 +74,9 @@ async def test_preflight_rejects_a_bad_path(tmp_path: Path) -> None:
 async def test_default_model_answers_a_schema() -> None:
     path = default_gguf_path()
     start = time.perf_counter()
-    client = LlamaCppClient(path, n_ctx=1024, max_tokens=32, temperature=0.0)
+    client = LlamaCppClient(
+        path, n_ctx=1024, n_threads=worker_cores(), max_tokens=32, temperature=0.0
+    )
     load_s = time.perf_counter() - start
     messages: list[LLMMessage] = [
         SystemMessage(content="Reply with a JSON object."),

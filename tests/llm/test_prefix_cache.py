@@ -11,6 +11,7 @@ import pytest
 
 from macrs_sim.config import EmbeddedModel
 from macrs_sim.llm.prefix_cache import PrefixStateCache, common_prefix, state_bytes
+from tests.cores import worker_cores
 
 
 @dataclass
@@ -108,7 +109,9 @@ async def test_a_prompt_like_an_earlier_one_is_read_from_where_they_part() -> No
         [role_b, UserMessage(content="Choose.", source="user")],
         [role_a, UserMessage(content="Hello again, anything new?", source="user")],
     ]
-    client = LlamaCppClient(default_gguf_path(), prompt_cache_mb=64, max_tokens=2)
+    client = LlamaCppClient(
+        default_gguf_path(), n_threads=worker_cores(), prompt_cache_mb=64, max_tokens=2
+    )
     read = []
     for messages in calls:
         before = prompt_tokens_read(client)
