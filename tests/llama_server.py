@@ -1,7 +1,7 @@
 """llama-cpp-python's own OpenAI-compatible server (`python -m llama_cpp.server`, the
 `embedded` extra) serving the embedded model's GGUF on 127.0.0.1: one per test run, started by
 the first test that asks for the `llama_server` fixture (tests/conftest.py) and shared by the
-rest (under xdist the real-model tests share one worker, so one server)."""
+rest (under xdist the tests that ask for it share one worker, so one server)."""
 
 from __future__ import annotations
 

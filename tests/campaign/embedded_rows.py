@@ -4,8 +4,8 @@ checks more of the same run (tests/test_embedded_dialogue.py for MACRS with the 
 tests/agents/interecagent/test_embedded.py for plan-first with its critic,
 tests/agents/recmind/test_embedded.py for CoT) read the same stored campaign, whichever runs
 first. Each row costs 20-90 s of CPU llama.cpp, so running it once for both halves the
-real-model tests' time; under xdist every real-model test runs on one worker (conftest.py),
-which holds the cache.
+real-model tests' time; under xdist every in-process real-model test runs on one worker
+(conftest.py), which holds the cache.
 """
 
 from __future__ import annotations
