@@ -40,6 +40,8 @@ from macrs_sim.data.splits import leave_one_out, load_interactions
 from macrs_sim.protocol import Sample
 from macrs_sim.store import RunStore
 
+# One worker for the module: the package is installed by pip once (the module fixture `site`).
+pytestmark = pytest.mark.xdist_group("extension-package")
 PKG = Path(__file__).parent / "extension_pkg"
 PKG_NAME = "macrs_sim_example_ext"
 

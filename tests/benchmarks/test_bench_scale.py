@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-pytestmark = pytest.mark.bench
+# One worker for the module: under xdist its tests would otherwise each run the benchmark
+# (the module fixture `result`, ~25 s) on their own worker.
+pytestmark = [pytest.mark.bench, pytest.mark.xdist_group("bench-scale")]
 COMMANDS = {"exit_code", "wall_s", "cpu_s", "user_s", "sys_s", "peak_rss_mib"}
 
 

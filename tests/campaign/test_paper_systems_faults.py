@@ -32,7 +32,9 @@ from macrs_sim.llm.fake_openai_server import DROP, FakeOpenAIServer, Fault
 from tests.campaign.test_kill_resume import dialogues, stored
 from tests.campaign.test_outage import outage, stored_errors
 
-pytestmark = pytest.mark.soak  # processes killed, faults over whole campaigns: the slow tier
+# Processes killed, faults over whole campaigns: the slow tier. One worker for the module, so
+# each kind's rankers and uninterrupted run (module fixtures) are made once, not per worker.
+pytestmark = [pytest.mark.soak, pytest.mark.xdist_group("paper-systems-faults")]
 
 N_SAMPLES = 4
 TIMEOUT_S = 2.0  # the client's per-attempt timeout; a hang outlasts it

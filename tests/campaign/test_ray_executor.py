@@ -30,7 +30,9 @@ from macrs_sim.llm.scripted import Rule, ScriptedRequest
 from macrs_sim.protocol import DialogueResult, LLMCallRecord, ToolCallRecord
 from macrs_sim.store import RunStore
 
-pytestmark = pytest.mark.soak  # starts a Ray cluster and kills its actors: the slow tier
+# Starts a Ray cluster and kills its actors: the slow tier. One worker for the module, so one
+# cluster is started (the module fixture `local_ray`), not one per worker.
+pytestmark = [pytest.mark.soak, pytest.mark.xdist_group("ray-executor")]
 
 Got = dict[str, tuple[DialogueResult, list[LLMCallRecord]]]
 
