@@ -1,4 +1,5 @@
-"""Lazy grammar checks for greedy decoding, as llama.cpp's own common sampler does them.
+"""Lazy grammar checks for greedy decoding, like llama.cpp's own common sampler's (which checks
+greedy's choice, then every token), with a step between: the 64 highest logits.
 
 llama-cpp-python puts the grammar sampler in the chain before greedy, so llama.cpp checks every
 one of the model's ~152k tokens against the grammar at each step (about 36 ms a token for
@@ -6,8 +7,7 @@ Qwen2.5 on this CPU, more than the model itself). Greedy only needs to know whet
 choice, the first highest logit, is allowed: if it is, it is also the first highest among the
 allowed tokens, so the reply is token for token the one the full check gives. When it is
 rejected, the next highest few are checked, and only if none is allowed does the grammar run
-over all candidates. Sampling at temperature > 0 keeps
-llama-cpp-python's chain unchanged.
+over all candidates. Sampling at temperature > 0 keeps llama-cpp-python's chain unchanged.
 
 llama-cpp-python is imported only when a model is loaded (the embedded backend is an extra).
 """
@@ -78,6 +78,10 @@ class LazyGrammarSampler:
         from llama_cpp._internals import CustomSampler
 
         self._lib = llama_cpp
+        # numpy reads llama.cpp's candidate array through TOKEN_DATA: a changed struct would
+        # be misread in silence.
+        if ctypes.sizeof(llama_cpp.llama_token_data) != TOKEN_DATA.itemsize:
+            raise RuntimeError("llama_token_data is not (int32 id, float logit, float p)")
         self.grammar = llama_cpp.llama_sampler_init_grammar(
             vocab, grammar.encode("utf-8"), root.encode("utf-8")
         )
@@ -105,15 +109,14 @@ class LazyGrammarSampler:
         return np.asarray(probe["logit"] != -np.inf)
 
     def _apply(self, cur_p: Any) -> None:
-        array = cur_p.contents
-        address = ctypes.cast(array.data, ctypes.c_void_p).value
-        buffer = (ctypes.c_char * (array.size * TOKEN_DATA.itemsize)).from_address(address)
-        data = np.frombuffer(buffer, dtype=TOKEN_DATA)
-
         def mask_all() -> None:
             self._lib.llama_sampler_apply(self.grammar, cur_p)
 
         try:
+            array = cur_p.contents
+            address = ctypes.cast(array.data, ctypes.c_void_p).value
+            buffer = (ctypes.c_char * (array.size * TOKEN_DATA.itemsize)).from_address(address)
+            data = np.frombuffer(buffer, dtype=TOKEN_DATA)
             step = mask_for_greedy(
                 data["logit"], lambda at: self._allowed(data["id"][at]), mask_all, self.top
             )
