@@ -14,7 +14,8 @@ from macrs_sim.rankers.torch.loop import cpu_threads  # noqa: E402
 
 @pytest.mark.parametrize(
     ("value", "expected"),
-    [("1", 1), (" 3 ", 3), ("0", 8), ("-2", 8), ("two", 8), ("", 8), (None, 8)],
+    [("1", 1), (" 3 ", 3), ("0", 8), ("-2", 8), ("two", 8), ("²", 8), ("2,1", 8), ("", 8)]
+    + [(None, 8)],
 )
 def test_omp_num_threads_is_read_where_it_is_a_positive_count(
     monkeypatch: pytest.MonkeyPatch, value: str | None, expected: int

@@ -58,7 +58,7 @@ def cpu_threads() -> int:
     """OMP_NUM_THREADS where it is a positive whole number (the usual way to share a machine
     between processes), else every core."""
     value = os.environ.get("OMP_NUM_THREADS", "").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else os.cpu_count() or 1
+    return int(value) if value.isdecimal() and int(value) > 0 else os.cpu_count() or 1
 
 
 def _better(value: float, best: float) -> bool:
