@@ -1,13 +1,11 @@
 # Sourced by the scripts here: creates .venv and installs macrs-sim with the extras in $1.
-# Idempotent: re-installs only when pyproject.toml or this file changed, so a second call
-# is fast.
+# Idempotent: re-installs only when pyproject.toml, this file or the CPU's llama.cpp variant
+# changed, so a second call is fast.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VENV="$ROOT/.venv"
 extras="$1"
 stamp="$VENV/.installed-${extras//,/-}"
-# This file is in the stamp too: a change to how llama.cpp is built re-installs.
-want=$(cat "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}" | sha256sum | cut -c1-16)
 
 # llama.cpp for this CPU's vector units, built once per machine into a wheel folder of our
 # own. Not llama.cpp's default -march=native: some virtual machines advertise AMX without
@@ -17,19 +15,26 @@ want=$(cat "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}" | sha256sum | cut -c1-16)
 # on this project's 2-core machine. Elsewhere, the compiler's defaults.
 AVX512_FLAGS=(avx512f avx512cd avx512dq avx512bw avx512vl avx512vbmi avx512_vnni avx512_bf16)
 has_cpu_flags() {
-  local flags
+  local flags flag
   flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
   for flag in "$@"; do [[ $flags == *" $flag "* ]] || return 1; done
 }
+llama_variant() {
+  if [ "$(uname -m)" = x86_64 ] && has_cpu_flags "${AVX512_FLAGS[@]}"; then
+    echo avx512
+  else
+    echo portable
+  fi
+}
 llama_wheel_dir() {
-  local version dir variant=portable args=(-DGGML_NATIVE=OFF)
+  local version dir variant args=(-DGGML_NATIVE=OFF)
   version=$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' "$ROOT/pyproject.toml" | cut -d= -f3)
+  variant=$(llama_variant)
   if [ "$(uname -m)" = x86_64 ]; then
     args+=(-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
-    if has_cpu_flags "${AVX512_FLAGS[@]}"; then
-      args+=(-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON)
-      variant=avx512
-    fi
+  fi
+  if [ "$variant" = avx512 ]; then
+    args+=(-DGGML_AVX512=ON -DGGML_AVX512_VBMI=ON -DGGML_AVX512_VNNI=ON -DGGML_AVX512_BF16=ON)
   fi
   dir="${XDG_CACHE_HOME:-$HOME/.cache}/macrs-sim/wheels/llama-cpp-$version-$(uname -m)-$variant"
   if ! compgen -G "$dir/llama_cpp_python-$version-*.whl" >/dev/null; then
@@ -39,6 +44,9 @@ llama_wheel_dir() {
   fi
   echo "$dir"
 }
+# This file and the CPU's variant are in the stamp too: a change to how llama.cpp is built, or
+# a .venv carried to a machine without AVX-512, re-installs.
+want=$({ cat "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}"; llama_variant; } | sha256sum | cut -c1-16)
 if [ ! -x "$VENV/bin/python" ]; then
   echo "creating $VENV"
   python3 -m venv "$VENV"
