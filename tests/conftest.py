@@ -105,7 +105,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     xdist (`--dist loadgroup`) the real-model tests make two groups, each on one worker: those
     of llama-cpp-python's server (one server a run) and those in-process (whose rows are run
     once for two tests: campaign/embedded_rows.py). Each worker gives llama.cpp its share of
-    the cores (tests/cores.py), so the two groups run side by side."""
+    the cores (tests/cores.py), so the groups can run side by side; xdist starts the largest
+    groups first, and the rest fill in around them."""
     for item in items:
         names = {mark.name for mark in item.iter_markers()}
         if names & SLOW_MARKS:

@@ -92,7 +92,7 @@ def test_real_model_tests_make_two_groups_on_two_workers_and_the_rest_spread(
     in_process = {ran[f"real{i}"] for i in range(4)}
     server = {ran[f"server{i}"] for i in range(3)}
     assert len(in_process) == 1 and len(server) == 1
-    # The two largest groups go first, one to each worker: the real model runs on both.
+    # Here the two real-model groups are the largest, so xdist starts one on each worker.
     assert in_process | server == {"gw0", "gw1"}
     assert {ran[f"plain{i}"] for i in range(4)} <= {"gw0", "gw1"}
 
